@@ -1,0 +1,185 @@
+"""The events a game is made of, and how each reads and writes as JSON.
+
+The game is an append-only log of these; everything on the scoreboard is
+derived from it (see :mod:`scorekeeper.game.state`).
+
+>>> event = Kept(Dice.from_str("1 1 5"))
+>>> event_to_dict(event)
+{'type': 'kept', 'dice': [1, 1, 5]}
+>>> event_from_dict({'type': 'kept', 'dice': [1, 1, 5]}) == event
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from scorekeeper.rules import Dice, FarkleError, RuleSet, rules_from_table, rules_to_table
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    """The first event of every game: the rules and the target."""
+
+    TYPE: ClassVar[str] = "started"
+    rules: RuleSet
+    """The rules in force, whole, so a saved game reads the same forever."""
+    target: int
+    """The score that ends the game (or starts the last lap)."""
+    started_at: str
+    """When the game began, ISO 8601 with the time zone."""
+
+
+@dataclass(frozen=True)
+class PlayerAdded:
+    """A player takes the next seat."""
+
+    TYPE: ClassVar[str] = "player"
+    name: str
+    """The player's name as shown on the scoreboard."""
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    """The dice the current player rolled, as seen by the camera or typed."""
+
+    TYPE: ClassVar[str] = "rolled"
+    dice: Dice
+    """The faces rolled."""
+    source: str = "typed"
+    """Where the roll came from: "typed" or "camera"."""
+
+
+@dataclass(frozen=True)
+class DieCorrected:
+    """A die of the roll on the table was misread and is put right."""
+
+    TYPE: ClassVar[str] = "corrected"
+    was: int | None
+    """The face that was read; None when the camera missed the die."""
+    now: int | None
+    """The face it really shows; None when what was read is not a die."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The player sets aside scoring dice from the roll on the table."""
+
+    TYPE: ClassVar[str] = "kept"
+    dice: Dice
+    """The dice set aside."""
+
+
+@dataclass(frozen=True)
+class PointsEntered:
+    """Points entered by hand: a card combination, or a turn scored without the camera."""
+
+    TYPE: ClassVar[str] = "points"
+    points: int
+    """Points added to the turn total."""
+    note: str = ""
+    """What the points were for, as the player said ("three 4s")."""
+
+
+@dataclass(frozen=True)
+class Banked:
+    """The player stops and adds the turn total to their score."""
+
+    TYPE: ClassVar[str] = "banked"
+
+
+@dataclass(frozen=True)
+class Farkled:
+    """The roll on the table scores nothing (or a Farkle card was drawn): the turn is lost."""
+
+    TYPE: ClassVar[str] = "farkled"
+
+
+@dataclass(frozen=True)
+class Undone:
+    """The last step that was not undone is taken back."""
+
+    TYPE: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class Redone:
+    """The last step taken back is done again."""
+
+    TYPE: ClassVar[str] = "redo"
+
+
+Action = PlayerAdded | DiceRolled | DieCorrected | Kept | PointsEntered | Banked | Farkled
+"""A step of play: what undo takes back."""
+Event = GameStarted | Action | Undone | Redone
+"""Anything in the log."""
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.TYPE: cls
+    for cls in (GameStarted, PlayerAdded, DiceRolled, DieCorrected, Kept, PointsEntered, Banked, Farkled, Undone, Redone)
+}
+
+
+class EventFormatError(FarkleError):
+    """An event in a saved game or journal cannot be read."""
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """The event as plain JSON values."""
+    data: dict[str, Any] = {"type": event.TYPE}
+    if isinstance(event, GameStarted):
+        data.update(rules=rules_to_table(event.rules), target=event.target, started_at=event.started_at)
+    elif isinstance(event, PlayerAdded):
+        data["name"] = event.name
+    elif isinstance(event, DiceRolled):
+        data.update(dice=list(event.dice.values), source=event.source)
+    elif isinstance(event, DieCorrected):
+        data.update(was=event.was, now=event.now)
+    elif isinstance(event, Kept):
+        data["dice"] = list(event.dice.values)
+    elif isinstance(event, PointsEntered):
+        data.update(points=event.points, note=event.note)
+    return data
+
+
+def _field(data: dict[str, Any], name: str, kind: type[Any] | tuple[type[Any], ...]) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise EventFormatError(f"event {data!r}: field {name!r} is missing or of the wrong type")
+    return value
+
+
+def _face(data: dict[str, Any], name: str) -> int | None:
+    value = data.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise EventFormatError(f"event {data!r}: field {name!r} must be a face 1-6 or null")
+    return value
+
+
+def event_from_dict(data: Any) -> Event:
+    """Read an event back; :class:`EventFormatError` if it is not one."""
+    if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
+        raise EventFormatError(f"not a game event: {data!r}; known types: {', '.join(EVENT_TYPES)}")
+    kind = data["type"]
+    try:
+        if kind == GameStarted.TYPE:
+            table = _field(data, "rules", dict)
+            rules = rules_from_table(table, str(table.get("name", "saved")), "the saved game's rules")
+            return GameStarted(rules, _field(data, "target", int), _field(data, "started_at", str))
+        if kind == PlayerAdded.TYPE:
+            return PlayerAdded(_field(data, "name", str))
+        if kind == DiceRolled.TYPE:
+            return DiceRolled(Dice(_field(data, "dice", list)), str(data.get("source", "typed")))
+        if kind == DieCorrected.TYPE:
+            return DieCorrected(_face(data, "was"), _face(data, "now"))
+        if kind == Kept.TYPE:
+            return Kept(Dice(_field(data, "dice", list)))
+        if kind == PointsEntered.TYPE:
+            return PointsEntered(_field(data, "points", int), str(data.get("note", "")))
+    except EventFormatError:
+        raise
+    except FarkleError as exc:
+        raise EventFormatError(f"event {data!r}: {exc}") from None
+    event: Event = EVENT_TYPES[kind]()
+    return event

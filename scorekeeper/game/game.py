@@ -1,0 +1,181 @@
+"""A game of Farkle: an append-only log of events and the state derived from it.
+
+>>> from scorekeeper.rules import load_rules
+>>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+>>> game.roll("1 1 5 2 3 4"); game.keep("1 1 5"); game.bank()
+>>> game.state.players[0].score, game.state.current.name
+(250, 'Bob')
+>>> game.undo(); game.state.current.name
+'Ann'
+>>> game.redo(); game.state.players[0].score
+250
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+
+from scorekeeper.game.events import (
+    Action,
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    Event,
+    Farkled,
+    GameStarted,
+    Kept,
+    PlayerAdded,
+    PointsEntered,
+    Redone,
+    Undone,
+)
+from scorekeeper.game.state import GameState, apply, start
+from scorekeeper.rules import Dice, IllegalAction, RuleSet
+
+EventSink = Callable[[Event], None]
+"""Called with each event after it is checked and before the game takes it: a journal
+writes it to disk here, so nothing is shown that is not saved. If it raises, the
+event is not taken."""
+
+
+def _dice(dice: Dice | str | Iterable[int]) -> Dice:
+    if isinstance(dice, Dice):
+        return dice
+    if isinstance(dice, str):
+        return Dice.from_str(dice)
+    return Dice(dice)
+
+
+class Game:
+    """A game in progress: every change goes through the log, and :attr:`state` follows it."""
+
+    def __init__(self, started: GameStarted, sink: EventSink | None = None) -> None:
+        self._sink = sink
+        self._state = start(started)
+        self._log: list[Event] = []
+        self._active: list[Action] = []
+        self._undone: list[Action] = []
+        self._emit(started)
+        self._first = self._state
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        players: Iterable[str] = (),
+        target: int | None = None,
+        started_at: str | None = None,
+        sink: EventSink | None = None,
+    ) -> Game:
+        """Begin a game under ``rules`` with ``players`` in seat order."""
+        when = started_at or datetime.now().astimezone().isoformat(timespec="seconds")
+        game = cls(GameStarted(rules, rules.end.target if target is None else target, when), sink)
+        for name in players:
+            game.add_player(name)
+        return game
+
+    @classmethod
+    def from_events(cls, events: Sequence[Event], sink: EventSink | None = None) -> Game:
+        """Replay a log; raises the domain error of the first event that does not apply."""
+        if not events or not isinstance(events[0], GameStarted):
+            raise IllegalAction("a game's log must begin with the start of the game")
+        game = cls(events[0], sink=None)
+        for position, event in enumerate(events[1:], start=2):
+            try:
+                game._take(event)
+            except ValueError as exc:
+                raise type(exc)(f"event {position} of the log: {exc}") from None
+        game._sink = sink
+        return game
+
+    @property
+    def state(self) -> GameState:
+        """Everything the scoreboard shows."""
+        return self._state
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The whole log, undos and redos included."""
+        return tuple(self._log)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is a step to take back."""
+        return bool(self._active)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is a step taken back to do again."""
+        return bool(self._undone)
+
+    def _emit(self, event: Event) -> None:
+        if self._sink is not None:
+            self._sink(event)
+        self._log.append(event)
+
+    def _take(self, event: Event) -> None:
+        if isinstance(event, Undone):
+            self.undo()
+        elif isinstance(event, Redone):
+            self.redo()
+        elif isinstance(event, GameStarted):
+            raise IllegalAction("the game has already started")
+        else:
+            self.act(event)
+
+    def act(self, action: Action) -> None:
+        """Take one step of play, or raise and change nothing."""
+        state = apply(self._state, action)
+        self._emit(action)
+        self._state = state
+        self._active.append(action)
+        self._undone.clear()
+
+    def undo(self) -> None:
+        """Take back the last step."""
+        if not self._active:
+            raise IllegalAction("undo: there is nothing to undo")
+        state = self._first
+        for action in self._active[:-1]:
+            state = apply(state, action)
+        self._emit(Undone())
+        self._undone.append(self._active.pop())
+        self._state = state
+
+    def redo(self) -> None:
+        """Do again the last step taken back."""
+        if not self._undone:
+            raise IllegalAction("redo: there is nothing to redo")
+        state = apply(self._state, self._undone[-1])
+        self._emit(Redone())
+        self._active.append(self._undone.pop())
+        self._state = state
+
+    def add_player(self, name: str) -> None:
+        """Seat a new player after the others."""
+        self.act(PlayerAdded(name.strip()))
+
+    def roll(self, dice: Dice | str | Iterable[int], source: str = "typed") -> None:
+        """The current player rolled these dice."""
+        self.act(DiceRolled(_dice(dice), source))
+
+    def correct(self, was: int | None, now: int | None) -> None:
+        """A die of the roll on the table reads ``was`` but shows ``now`` (None: missed, or not a die)."""
+        self.act(DieCorrected(was, now))
+
+    def keep(self, dice: Dice | str | Iterable[int]) -> None:
+        """Set these scoring dice aside from the roll on the table."""
+        self.act(Kept(_dice(dice)))
+
+    def enter_points(self, points: int, note: str = "") -> None:
+        """Add points by hand to the turn (a card combination, or a turn scored off camera)."""
+        self.act(PointsEntered(points, note))
+
+    def bank(self) -> None:
+        """Stop and add the turn total to the score."""
+        self.act(Banked())
+
+    def farkle(self) -> None:
+        """The roll on the table scores nothing (or a Farkle card was drawn)."""
+        self.act(Farkled())

@@ -1,0 +1,489 @@
+"""The state of a game, derived step by step from its events.
+
+:func:`apply` is the whole of the game's rules of play: it takes a state and
+one action and returns the next state, or raises a domain error that names the
+action and why, leaving the state as it was (states are immutable).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from scorekeeper.game.events import (
+    Action,
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    Farkled,
+    GameStarted,
+    Kept,
+    PlayerAdded,
+    PointsEntered,
+)
+from scorekeeper.rules import (
+    Dice,
+    FinalLap,
+    GameKind,
+    GameOver,
+    IllegalAction,
+    IllegalBank,
+    IllegalRoll,
+    KeepOption,
+    RollScore,
+    RuleSet,
+    Ties,
+    score_roll,
+)
+
+ALL_DICE = 6
+
+
+class Phase(enum.Enum):
+    """Where the current turn stands."""
+
+    TO_ROLL = "to roll"
+    """No roll on the table: roll (or bank, once something is kept)."""
+    TO_KEEP = "to keep"
+    """A roll is on the table: keep scoring dice, or call the Farkle."""
+    OVER = "over"
+    """The game has ended."""
+
+
+class Outcome(enum.Enum):
+    """How a turn ended."""
+
+    BANKED = "banked"
+    FARKLED = "farkled"
+    WON = "won"
+    """Six of a kind won the game on the spot."""
+    STUCK = "stuck"
+    """All dice scored with no hot dice, below the entry minimum: nothing banked."""
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """One seat at the table."""
+
+    name: str
+    """The name on the scoreboard."""
+    score: int = 0
+    """Banked points."""
+    on_board: bool = False
+    """Whether the player has banked once (and so met the entry minimum)."""
+    farkle_streak: int = 0
+    """Farkles in a row since the player last banked or paid the penalty."""
+    farkle_cards: int = 0
+    """Farkle cards held, worth points at the next bank (card edition)."""
+
+
+@dataclass(frozen=True)
+class TurnState:
+    """The turn being played."""
+
+    player: int
+    """Seat of the player whose turn it is."""
+    total: int = 0
+    """Points built up this turn, lost on a Farkle."""
+    dice_left: int = ALL_DICE
+    """Dice the player rolls next."""
+    roll: Dice | None = None
+    """The roll on the table, if any."""
+    rolls: tuple[Dice, ...] = ()
+    """Every roll of the turn so far, as corrected."""
+    keeps: tuple[KeepOption, ...] = ()
+    """Every keep of the turn so far."""
+    entered: tuple[int, ...] = ()
+    """Points entered by hand this turn."""
+    hot_dice: int = 0
+    """How many times this turn all six dice scored and were picked up again."""
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """A finished turn, for the score sheet."""
+
+    player: int
+    """Seat of the player."""
+    rolls: tuple[Dice, ...]
+    """Every roll, as corrected."""
+    keeps: tuple[KeepOption, ...]
+    """Every keep and its points."""
+    entered: tuple[int, ...]
+    """Points entered by hand."""
+    outcome: Outcome
+    """How the turn ended."""
+    points: int
+    """Points added to the score (0 unless banked), Farkle-card bonus included."""
+    card_bonus: int
+    """Of ``points``, what held Farkle cards added."""
+    penalty: int
+    """Points taken off by the Farkle penalty."""
+    score_after: int
+    """The player's score once the turn was over."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the scoreboard shows, derived from the log."""
+
+    rules: RuleSet
+    """The rules in force."""
+    target: int
+    """The score that ends the game or starts the last lap."""
+    started_at: str
+    """When the game began."""
+    players: tuple[PlayerState, ...] = ()
+    """Seats in order of play."""
+    turn: TurnState | None = None
+    """The turn being played; None before there is a player, or once the game is over."""
+    history: tuple[TurnRecord, ...] = ()
+    """Every finished turn."""
+    lap_mark: int | None = None
+    """In the last lap: the seat whose score set the mark; the lap ends when play comes back to it."""
+    play_off: tuple[int, ...] = ()
+    """Seats playing off a tie, in order."""
+    winners: tuple[int, ...] = ()
+    """Seats of the winners, once the game is over."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.winners)
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current turn stands."""
+        if self.over:
+            return Phase.OVER
+        return Phase.TO_KEEP if self.turn is not None and self.turn.roll is not None else Phase.TO_ROLL
+
+    @property
+    def final_lap(self) -> bool:
+        """Whether someone has reached the target and the last lap is being played."""
+        return self.lap_mark is not None and not self.over
+
+    @property
+    def current(self) -> PlayerState | None:
+        """The player whose turn it is."""
+        return None if self.turn is None else self.players[self.turn.player]
+
+    def roll_score(self) -> RollScore | None:
+        """The scoring of the roll on the table, if there is one."""
+        if self.turn is None or self.turn.roll is None:
+            return None
+        return score_roll(self.rules, self.turn.roll)
+
+    def missing_dice(self) -> int:
+        """Dice in play that the roll on the table does not show (the camera missed them)."""
+        if self.turn is None or self.turn.roll is None:
+            return 0
+        return self.turn.dice_left - len(self.turn.roll)
+
+    def bank_value(self) -> tuple[int, int]:
+        """What banking now would add: (turn total, Farkle-card bonus)."""
+        if self.turn is None:
+            return 0, 0
+        player = self.players[self.turn.player]
+        return self.turn.total, player.farkle_cards * self.rules.turn.farkle_card_value
+
+    def entry_shortfall(self) -> int:
+        """Points the current player still needs this turn to get on the board (0 when banking is allowed)."""
+        player = self.current
+        if player is None or player.on_board:
+            return 0
+        total, bonus = self.bank_value()
+        counted = total + (bonus if self.rules.turn.farkle_cards_count_toward_entry else 0)
+        return max(0, self.rules.turn.entry_minimum - counted)
+
+    def can_bank(self) -> bool:
+        """Whether a bank would be accepted now."""
+        return (
+            self.phase is Phase.TO_ROLL
+            and self.turn is not None
+            and self.turn.total > 0
+            and (self.entry_shortfall() == 0 or self.stuck())
+        )
+
+    def can_roll(self) -> bool:
+        """Whether a dice roll would be accepted now."""
+        return (
+            self.rules.kind is GameKind.DICE
+            and self.phase is Phase.TO_ROLL
+            and self.turn is not None
+            and self.turn.dice_left > 0
+        )
+
+    def stuck(self) -> bool:
+        """All dice scored with no hot dice, below the entry minimum: the turn can only end empty."""
+        return self.turn is not None and self.turn.dice_left == 0 and self.entry_shortfall() > 0
+
+    def leaders(self) -> tuple[int, ...]:
+        """Seats with the highest score."""
+        if not self.players:
+            return ()
+        best = max(player.score for player in self.players)
+        return tuple(seat for seat, player in enumerate(self.players) if player.score == best)
+
+
+def start(event: GameStarted) -> GameState:
+    """The state of a game that has just begun."""
+    rules, target = event.rules, event.target
+    if target <= 0 or target % 50:
+        raise IllegalAction(f"target {target!r}: must be a positive number of points, a multiple of 50")
+    if target not in (rules.end.target, *rules.end.short_targets):
+        allowed = ", ".join(str(t) for t in (rules.end.target, *rules.end.short_targets))
+        raise IllegalAction(f"target {target!r} is not offered by the rules {rules.name!r}; allowed: {allowed}")
+    return GameState(rules=rules, target=target, started_at=event.started_at)
+
+
+def _who(state: GameState) -> str:
+    player = state.current
+    return player.name if player is not None else "nobody"
+
+
+def _in_play(state: GameState, action: str) -> TurnState:
+    """The current turn, after checking that ``action`` can be taken at all."""
+    if state.over:
+        names = " and ".join(state.players[seat].name for seat in state.winners)
+        raise GameOver(f"{action}: the game is over ({names} won)")
+    if state.turn is None:
+        raise IllegalAction(f"{action}: there are no players yet; add a player first")
+    return state.turn
+
+
+def _set_player(state: GameState, seat: int, player: PlayerState) -> tuple[PlayerState, ...]:
+    return state.players[:seat] + (player,) + state.players[seat + 1 :]
+
+
+def _add_player(state: GameState, action: PlayerAdded) -> GameState:
+    name = action.name.strip()
+    if state.over:
+        raise GameOver(f"add player {name!r}: the game is over")
+    if not name:
+        raise IllegalAction("add player: the name is empty")
+    if any(player.name.casefold() == name.casefold() for player in state.players):
+        raise IllegalAction(f"add player {name!r}: there is already a player of that name")
+    if state.lap_mark is not None:
+        raise IllegalAction(f"add player {name!r}: the last lap has begun")
+    players = (*state.players, PlayerState(name))
+    turn = state.turn if state.turn is not None else TurnState(player=0)
+    return replace(state, players=players, turn=turn)
+
+
+def _dice_turn(state: GameState, what: str) -> TurnState:
+    """The current turn, after checking that the game is played with dice."""
+    turn = _in_play(state, what)
+    if state.rules.kind is not GameKind.DICE:
+        raise IllegalAction(f"{what}: the card edition has no dice; enter the combination's points")
+    return turn
+
+
+def _roll(state: GameState, action: DiceRolled) -> GameState:
+    what = f"roll {action.dice}"
+    turn = _dice_turn(state, what)
+    if turn.roll is not None:
+        raise IllegalAction(f"{what}: the roll {turn.roll} is still on the table; keep dice from it first")
+    if turn.dice_left == 0:
+        raise IllegalAction(f"{what}: no dice are left to roll; bank the turn")
+    if not len(action.dice):
+        raise IllegalRoll(f"{what}: a roll needs at least one die")
+    if len(action.dice) > turn.dice_left:
+        raise IllegalRoll(f"{what}: {len(action.dice)} dice, but {_who(state)} has only {turn.dice_left} to roll")
+    return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice)))
+
+
+def _correct(state: GameState, action: DieCorrected) -> GameState:
+    what = f"correct die {action.was} to {action.now}"
+    turn = _dice_turn(state, what)
+    if turn.roll is None:
+        raise IllegalAction(f"{what}: there is no roll on the table to correct")
+    if action.was == action.now:
+        raise IllegalAction(f"{what}: the correction changes nothing")
+    dice = list(turn.roll.values)
+    if action.was is not None:
+        if action.was not in dice:
+            raise IllegalRoll(f"{what}: there is no {action.was} in the roll {turn.roll}")
+        dice.remove(action.was)
+    if action.now is not None:
+        dice.append(action.now)
+    corrected = Dice(dice)
+    if not len(corrected):
+        raise IllegalRoll(f"{what}: that would leave no dice in the roll")
+    if len(corrected) > turn.dice_left:
+        raise IllegalRoll(f"{what}: {len(corrected)} dice, but only {turn.dice_left} are in play")
+    return replace(state, turn=replace(turn, roll=corrected, rolls=(*turn.rolls[:-1], corrected)))
+
+
+def _keep(state: GameState, action: Kept) -> GameState:
+    what = f"keep {action.dice}"
+    turn = _dice_turn(state, what)
+    if turn.roll is None:
+        raise IllegalAction(f"{what}: there is no roll on the table; roll first")
+    scored = score_roll(state.rules, turn.roll)
+    option = scored.option_for(action.dice)
+    turn = replace(turn, roll=None, keeps=(*turn.keeps, option), total=turn.total + option.points)
+    if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
+        return _instant_win(state, turn)
+    dice_left = turn.dice_left - len(option.keep)
+    hot = dice_left == 0 and state.rules.turn.hot_dice
+    return replace(state, turn=replace(turn, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot))
+
+
+def _enter_points(state: GameState, action: PointsEntered) -> GameState:
+    what = f"enter {action.points} points"
+    turn = _in_play(state, what)
+    if turn.roll is not None:
+        raise IllegalAction(f"{what}: the roll {turn.roll} is on the table; keep dice from it first")
+    if action.points <= 0 or action.points % 50:
+        raise IllegalAction(f"{what}: points must be above 0 and a multiple of 50, as every Farkle score is")
+    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=(*turn.entered, action.points)))
+
+
+def _bank(state: GameState, action: Banked) -> GameState:
+    turn = _in_play(state, "bank")
+    if turn.roll is not None:
+        raise IllegalBank(f"bank: the roll {turn.roll} is on the table; keep dice from it first")
+    if turn.total == 0:
+        raise IllegalBank("bank: nothing scored this turn yet")
+    shortfall = state.entry_shortfall()
+    player = state.players[turn.player]
+    if shortfall and not state.stuck():
+        raise IllegalBank(
+            f"bank {turn.total}: {player.name} needs {state.rules.turn.entry_minimum:,} in one turn "
+            f"to get on the board, {shortfall:,} more; roll again"
+        )
+    if shortfall:
+        return _end_turn(state, Outcome.STUCK, player, points=0, bonus=0)
+    total, bonus = state.bank_value()
+    banked = replace(player, score=player.score + total + bonus, on_board=True, farkle_streak=0, farkle_cards=0)
+    return _end_turn(state, Outcome.BANKED, banked, points=total + bonus, bonus=bonus)
+
+
+def _farkle(state: GameState, action: Farkled) -> GameState:
+    turn = _in_play(state, "Farkle")
+    player = state.players[turn.player]
+    rules = state.rules
+    if rules.kind is GameKind.DICE:
+        if turn.roll is None:
+            raise IllegalAction("Farkle: there is no roll on the table")
+        scored = score_roll(rules, turn.roll)
+        if not scored.farkle:
+            raise IllegalAction(f"Farkle: the roll {turn.roll} scores ({scored.best}); it is not a Farkle")
+        if state.missing_dice():
+            raise IllegalAction(
+                f"Farkle: only {len(turn.roll)} of the {turn.dice_left} dice were read; add the missing dice first"
+            )
+    else:
+        player = replace(player, farkle_cards=player.farkle_cards + 1)
+    streak, penalty = player.farkle_streak + 1, 0
+    if rules.turn.farkle_penalty and streak >= rules.turn.farkle_penalty_streak:
+        penalty = rules.turn.farkle_penalty
+        if not rules.turn.penalty_below_zero:
+            penalty = min(penalty, max(player.score, 0))
+        streak = 0
+    player = replace(player, score=player.score - penalty, farkle_streak=streak)
+    return _end_turn(state, Outcome.FARKLED, player, points=0, bonus=0, penalty=penalty)
+
+
+def _instant_win(state: GameState, turn: TurnState) -> GameState:
+    player = state.players[turn.player]
+    points = turn.total if state.rules.turn.instant_win_banks_turn else 0
+    player = replace(player, score=player.score + points, on_board=player.on_board or points > 0)
+    record = _record(turn, Outcome.WON, player, points, 0, 0)
+    return replace(
+        state,
+        players=_set_player(state, turn.player, player),
+        history=(*state.history, record),
+        turn=None,
+        winners=(turn.player,),
+    )
+
+
+def _record(turn: TurnState, outcome: Outcome, player: PlayerState, points: int, bonus: int, penalty: int) -> TurnRecord:
+    return TurnRecord(
+        player=turn.player,
+        rolls=turn.rolls,
+        keeps=turn.keeps,
+        entered=turn.entered,
+        outcome=outcome,
+        points=points,
+        card_bonus=bonus,
+        penalty=penalty,
+        score_after=player.score,
+    )
+
+
+def _end_turn(
+    state: GameState, outcome: Outcome, player: PlayerState, points: int, bonus: int, penalty: int = 0
+) -> GameState:
+    """Record the turn, then settle the last lap and pass the dice."""
+    assert state.turn is not None
+    seat = state.turn.player
+    state = replace(
+        state,
+        players=_set_player(state, seat, player),
+        history=(*state.history, _record(state.turn, outcome, player, points, bonus, penalty)),
+    )
+    rules = state.rules
+    lap_mark = state.lap_mark
+    if outcome is Outcome.BANKED and player.score >= state.target and not state.play_off:
+        if rules.end.final_lap is FinalLap.NONE:
+            return replace(state, turn=None, winners=(seat,))
+        best_other = max((p.score for i, p in enumerate(state.players) if i != seat), default=0)
+        if lap_mark is None or (rules.end.final_lap is FinalLap.EXTEND and player.score > best_other):
+            lap_mark = seat
+    state = replace(state, lap_mark=lap_mark)
+    if state.play_off:
+        return _next_in_play_off(state, seat)
+    following = (seat + 1) % len(state.players)
+    if lap_mark is not None and following == lap_mark:
+        return _settle(state, tuple(range(len(state.players))))
+    return replace(state, turn=TurnState(player=following))
+
+
+def _settle(state: GameState, contenders: tuple[int, ...]) -> GameState:
+    """End the game among ``contenders``, or start a play-off if they tie and the rules say so."""
+    best = max(state.players[seat].score for seat in contenders)
+    tied = tuple(seat for seat in contenders if state.players[seat].score == best)
+    if len(tied) > 1 and state.rules.end.ties is Ties.PLAY_OFF:
+        return replace(state, play_off=tied, turn=TurnState(player=tied[0]))
+    return replace(state, turn=None, play_off=(), winners=tied)
+
+
+def _next_in_play_off(state: GameState, seat: int) -> GameState:
+    order = state.play_off
+    position = order.index(seat)
+    if position + 1 < len(order):
+        return replace(state, turn=TurnState(player=order[position + 1]))
+    return _settle(state, order)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; raises a domain error and changes nothing if it is not allowed.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> state = start(GameStarted(load_rules("retail"), 10000, "2026-01-01T20:00:00+00:00"))
+    >>> state = apply(state, PlayerAdded("Ann"))
+    >>> state = apply(state, DiceRolled(Dice.from_str("1 1 5 2 3 4")))
+    >>> state = apply(state, Kept(Dice.from_str("1 1 5")))
+    >>> state.turn.total, state.turn.dice_left
+    (250, 3)
+    >>> apply(state, Kept(Dice.from_str("5")))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalAction: keep 5: there is no roll on the table; roll first
+    """
+    if isinstance(action, PlayerAdded):
+        return _add_player(state, action)
+    if isinstance(action, DiceRolled):
+        return _roll(state, action)
+    if isinstance(action, DieCorrected):
+        return _correct(state, action)
+    if isinstance(action, Kept):
+        return _keep(state, action)
+    if isinstance(action, PointsEntered):
+        return _enter_points(state, action)
+    if isinstance(action, Banked):
+        return _bank(state, action)
+    return _farkle(state, action)

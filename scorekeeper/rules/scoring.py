@@ -1,0 +1,283 @@
+"""Scoring a roll: every legal keep, its points, the best keep, or Farkle.
+
+A keep is a part of one roll whose dice can all be split into combinations of
+that roll alone ("Combinations only count when they come up in a single roll",
+farkle-rules-and-scoring.txt). Its points are those of the best split, which is
+the player's to take: under the retail chart four 1s are three 1s and a 1
+(1,100), not four of a kind (1,000).
+
+>>> from scorekeeper.rules import load_rules
+>>> scored = score_roll(load_rules("retail"), Dice.from_str("1 1 5 3 4 6"))
+>>> print(scored.best)
+1 1 5 for 250
+>>> [str(option) for option in scored.options]
+['1 1 5 for 250', '1 1 for 200', '1 5 for 150', '1 for 100', '5 for 50']
+>>> score_roll(load_rules("retail"), Dice.from_str("2 2 3 4 6 6")).farkle
+True
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scorekeeper.rules.errors import IllegalKeep, IllegalRoll
+from scorekeeper.rules.ruleset import RuleSet, Scoring
+
+FACES = (1, 2, 3, 4, 5, 6)
+MAX_DICE = 6
+
+
+@dataclass(frozen=True, order=True)
+class Dice:
+    """A handful of dice: a roll, or the dice kept from one. Always sorted.
+
+    >>> Dice.from_str("6 1 5")
+    Dice(values=(1, 5, 6))
+    >>> str(Dice.from_str("615"))
+    '1 5 6'
+    >>> Dice.from_str("1 7")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalRoll: die 7 in '1 7' is not a face of a die (1-6)
+    """
+
+    values: tuple[int, ...]
+    """The faces, sorted ascending."""
+
+    def __init__(self, values: Iterable[int]) -> None:
+        given = tuple(values)
+        for value in given:
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise IllegalRoll(f"die {value!r} in {list(given)!r} is not a face of a die (1-6)")
+        if len(given) > MAX_DICE:
+            raise IllegalRoll(f"{list(given)!r} has {len(given)} dice; Farkle is played with six")
+        object.__setattr__(self, "values", tuple(sorted(given)))
+
+    @classmethod
+    def from_str(cls, text: str) -> Dice:
+        """Read faces written as digits, with or without spaces or commas."""
+        digits = [char for char in text if not char.isspace() and char != ","]
+        for char in digits:
+            if char not in "123456":
+                raise IllegalRoll(f"die {char} in {text!r} is not a face of a die (1-6)")
+        return cls(int(char) for char in digits)
+
+    def __str__(self) -> str:
+        return " ".join(str(value) for value in self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def counts(self) -> tuple[int, ...]:
+        """How many dice show each face 1-6."""
+        return tuple(self.values.count(face) for face in FACES)
+
+    def contains(self, other: Dice) -> bool:
+        """Whether ``other`` can be taken out of these dice."""
+        return all(mine >= theirs for mine, theirs in zip(self.counts(), other.counts()))
+
+    def without(self, other: Dice) -> Dice:
+        """These dice less ``other`` (which must be among them)."""
+        left = list(self.values)
+        for value in other.values:
+            left.remove(value)
+        return Dice(left)
+
+
+class CombinationKind(enum.Enum):
+    """The scoring combinations of the charts."""
+
+    SINGLE = "single"
+    THREE_OF_A_KIND = "three of a kind"
+    FOUR_OF_A_KIND = "four of a kind"
+    FIVE_OF_A_KIND = "five of a kind"
+    SIX_OF_A_KIND = "six of a kind"
+    STRAIGHT = "straight"
+    THREE_PAIRS = "three pairs"
+    FOUR_OF_A_KIND_AND_PAIR = "four of a kind and a pair"
+    TWO_TRIPLETS = "two triplets"
+
+
+_OF_A_KIND = {
+    3: CombinationKind.THREE_OF_A_KIND,
+    4: CombinationKind.FOUR_OF_A_KIND,
+    5: CombinationKind.FIVE_OF_A_KIND,
+    6: CombinationKind.SIX_OF_A_KIND,
+}
+
+
+@dataclass(frozen=True)
+class Combination:
+    """One combination of a split: which dice and what they score."""
+
+    kind: CombinationKind
+    """Which combination of the chart."""
+    dice: Dice
+    """The dice it is made of."""
+    points: int
+    """What it scores under the rules in force."""
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {self.dice} ({self.points})"
+
+
+@dataclass(frozen=True)
+class KeepOption:
+    """One legal keep of a roll, scored by its best split."""
+
+    keep: Dice
+    """The dice set aside."""
+    points: int
+    """Points of the best split."""
+    split: tuple[Combination, ...]
+    """The best split into combinations."""
+
+    def __str__(self) -> str:
+        return f"{self.keep} for {self.points}"
+
+
+@dataclass(frozen=True)
+class RollScore:
+    """Everything the rules say about one roll."""
+
+    roll: Dice
+    """The dice rolled."""
+    options: tuple[KeepOption, ...]
+    """Every legal keep: most points first, then fewer dice (more left to roll); on a
+    winning roll, keeping all six dice claims the win and comes first."""
+    wins: bool
+    """The roll holds six of a kind and six of a kind wins the game under these rules."""
+
+    @property
+    def farkle(self) -> bool:
+        """No die of the roll scores."""
+        return not self.options
+
+    @property
+    def best(self) -> KeepOption | None:
+        """The first option: the winning keep, or the one worth the most points; None on a Farkle."""
+        return self.options[0] if self.options else None
+
+    def option_for(self, keep: Dice) -> KeepOption:
+        """The option for ``keep``, or :class:`IllegalKeep` saying why there is none."""
+        if not self.roll.contains(keep):
+            raise IllegalKeep(f"keep {str(keep)!r} is not in the roll {str(self.roll)!r}")
+        for option in self.options:
+            if option.keep == keep:
+                return option
+        dead = [value for value in sorted(set(keep.values)) if not _face_can_score(keep, value, self)]
+        what = f"non-scoring die {dead[0]}" if dead else "dice that do not split into combinations"
+        raise IllegalKeep(f"keep {str(keep)!r} holds {what}")
+
+
+def _face_can_score(keep: Dice, face: int, scored: RollScore) -> bool:
+    return any(face in option.keep.values for option in scored.options if keep.contains(option.keep))
+
+
+Split = tuple[int, tuple[Combination, ...]]
+
+
+def _face_splits(scoring: Scoring, face: int, count: int) -> Split | None:
+    """Best way to score ``count`` dice of one ``face`` on their own, or None."""
+    if count == 0:
+        return 0, ()
+    best: Split | None = None
+    if face in (1, 5):
+        rest = _face_splits(scoring, face, count - 1)
+        if rest is not None:
+            single = Combination(CombinationKind.SINGLE, Dice([face]), scoring.one if face == 1 else scoring.five)
+            best = (rest[0] + single.points, (single, *rest[1]))
+    for size in range(3, count + 1):
+        points = scoring.of_a_kind(face, size)
+        rest = _face_splits(scoring, face, count - size)
+        if points and rest is not None and (best is None or rest[0] + points > best[0]):
+            group = Combination(_OF_A_KIND[size], Dice([face] * size), points)
+            best = (rest[0] + points, (group, *rest[1]))
+    return best
+
+
+def _six_dice_combination(scoring: Scoring, keep: Dice) -> Combination | None:
+    """The best combination that needs all six dice, or None."""
+    counts = sorted((c for c in keep.counts() if c), reverse=True)
+    found: list[tuple[CombinationKind, int]] = []
+    if counts == [1] * 6:
+        found.append((CombinationKind.STRAIGHT, scoring.straight))
+    pairs = counts == [2, 2, 2] or (scoring.four_of_a_kind_as_two_pairs and all(c % 2 == 0 for c in counts))
+    if pairs:
+        found.append((CombinationKind.THREE_PAIRS, scoring.three_pairs))
+    if counts == [4, 2]:
+        found.append((CombinationKind.FOUR_OF_A_KIND_AND_PAIR, scoring.four_of_a_kind_and_pair))
+    if counts == [3, 3]:
+        found.append((CombinationKind.TWO_TRIPLETS, scoring.two_triplets))
+    scoring_ones = [(kind, points) for kind, points in found if points]
+    if not scoring_ones:
+        return None
+    kind, points = max(scoring_ones, key=lambda item: item[1])
+    return Combination(kind, keep, points)
+
+
+@functools.lru_cache(maxsize=None)
+def best_split(scoring: Scoring, keep: Dice) -> Split | None:
+    """Points and combinations of the best complete split of ``keep``, or None if it has none.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> points, split = best_split(load_rules("retail").scoring, Dice.from_str("1111"))
+    >>> points, [str(c) for c in split]
+    (1100, ['single 1 (100)', 'three of a kind 1 1 1 (1000)'])
+    """
+    total, parts = 0, []
+    for face, count in zip(FACES, keep.counts()):
+        face_split = _face_splits(scoring, face, count)
+        if face_split is None:
+            total, parts = -1, []
+            break
+        total += face_split[0]
+        parts.extend(face_split[1])
+    best: Split | None = (total, tuple(parts)) if total > 0 else None
+    if len(keep) == MAX_DICE:
+        whole = _six_dice_combination(scoring, keep)
+        if whole is not None and (best is None or whole.points > best[0]):
+            best = (whole.points, (whole,))
+    return best
+
+
+@functools.lru_cache(maxsize=4096)
+def _options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
+    found = []
+    ranges = [range(count + 1) for count in roll.counts()]
+    for taken in itertools.product(*ranges):
+        keep = Dice(face for face, n in zip(FACES, taken) for _ in range(n))
+        split = best_split(scoring, keep) if len(keep) else None
+        if split is not None:
+            found.append(KeepOption(keep, split[0], split[1]))
+    found.sort(key=lambda option: (-option.points, len(option.keep), option.keep.values))
+    return tuple(found)
+
+
+def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
+    """Every legal keep of ``roll`` under ``rules``, best first.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> score_roll(load_rules("house-2009"), [4, 4, 4, 4, 4, 4]).wins
+    True
+    >>> score_roll(load_rules("retail"), [])
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalRoll: a roll needs at least one die
+    """
+    dice = roll if isinstance(roll, Dice) else Dice(roll)
+    if not len(dice):
+        raise IllegalRoll("a roll needs at least one die")
+    wins = (
+        rules.turn.six_of_a_kind_wins
+        and len(dice) == MAX_DICE
+        and len(set(dice.values)) == 1
+    )
+    options = _options(rules.scoring, dice)
+    if wins:
+        options = tuple(sorted(options, key=lambda option: len(option.keep) != MAX_DICE))
+    return RollScore(dice, options, wins)
