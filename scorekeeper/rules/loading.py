@@ -294,8 +294,12 @@ def load_rules(
 ) -> RuleSet:
     """Load a preset by name or a user rules file by path, then lay variants and overrides over it.
 
+    A preset's name may carry its variants after ``+`` signs, as rule sets are named.
+
     >>> load_rules("retail", variants=["doubling"]).scoring.four_of_a_kind
     KindValue(points=0, triple_times=2)
+    >>> load_rules("retail+doubling") == load_rules("retail", variants=["doubling"])
+    True
     >>> load_rules("retail", overrides={"scoring": {"straight": 2500}}).scoring.straight
     2500
     >>> load_rules("retial")
@@ -307,7 +311,9 @@ def load_rules(
         name, table = _file_table(Path(name_or_path))
         where = str(name_or_path)
     else:
-        name, where = str(name_or_path), f"preset {name_or_path!r}"
+        name, *named = str(name_or_path).split("+")
+        variants = [*named, *variants]
+        where = f"preset {name!r}"
         table = _preset_table(name)
     known = _variant_tables()
     for variant in variants:

@@ -229,7 +229,8 @@ def best_split(scoring: Scoring, keep: Dice) -> Split | None:
     >>> points, [str(c) for c in split]
     (1100, ['single 1 (100)', 'three of a kind 1 1 1 (1000)'])
     """
-    total, parts = 0, []
+    total = 0
+    parts: list[Combination] = []
     for face, count in zip(FACES, keep.counts()):
         face_split = _face_splits(scoring, face, count)
         if face_split is None:

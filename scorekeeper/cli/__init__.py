@@ -1,0 +1,43 @@
+"""The ``scorekeeper`` command line: one module per command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from scorekeeper import __version__
+from scorekeeper.cli import play, rules_command, score
+from scorekeeper.rules import FarkleError
+
+COMMANDS = (score, rules_command, play)
+"""Each module adds its sub-command with ``add_parser`` and runs it with ``run``."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper",
+        description="Keeps score in real games of Farkle.",
+    )
+    parser.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in COMMANDS:
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        status: int = args.run(args)
+    except FarkleError as exc:
+        print(f"scorekeeper {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return status

@@ -1,0 +1,235 @@
+"""``scorekeeper play``: a whole game in the terminal, dice typed by hand.
+
+Every step goes through the game log, so undo, redo and saving work exactly as
+they will in the window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.game import Game, GameState, Outcome, TurnRecord, load_game, save_game
+from scorekeeper.rules import Dice, FarkleError, GameKind, describe_rules
+
+HELP = """\
+Commands:
+  115346        type the dice you rolled (digits, spaces optional)
+  1, 2, ...     keep that option of the roll on the table (1 is the best)
+  k 115         keep these dice
+  c 3 5         correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
+  f             Farkle (the roll scores nothing; in the card game: a Farkle card was drawn)
+  p 400         enter points by hand (the card game's combinations)
+  b             bank the turn
+  u / y         undo / redo
+  s             scoreboard
+  rules         the rules in force
+  save FILE     save the game
+  q             quit"""
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal with typed dice",
+        description="Play a whole game in the terminal: type the dice, keep, roll again or bank.",
+    )
+    add_rules_options(parser)
+    parser.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
+    parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    parser.add_argument("--save", metavar="FILE", type=Path, help="save the game to FILE after every step")
+    parser.add_argument("--resume", metavar="FILE", type=Path, help="go on with a saved game")
+    parser.set_defaults(run=run)
+
+
+def scoreboard(state: GameState) -> list[str]:
+    """The scoreboard as lines of text."""
+    entry = state.rules.turn.entry_minimum
+    lines = []
+    for seat, player in enumerate(state.players):
+        marker = ">" if state.turn is not None and state.turn.player == seat else " "
+        notes = []
+        if not player.on_board and entry:
+            notes.append(f"not on the board ({entry:,} to enter)")
+        if player.farkle_streak:
+            notes.append(f"{player.farkle_streak} Farkle{'s' if player.farkle_streak > 1 else ''} in a row")
+        if player.farkle_cards:
+            notes.append(f"{player.farkle_cards} Farkle card{'s' if player.farkle_cards > 1 else ''}")
+        if seat in state.winners:
+            notes.append("WINNER")
+        lines.append(f" {marker} {player.name:12} {player.score:>7,}  {'; '.join(notes)}".rstrip())
+    if state.final_lap and state.lap_mark is not None:
+        lines.append(f"Last lap: {state.players[state.lap_mark].name} set the mark.")
+    if state.play_off:
+        lines.append("Play-off: " + ", ".join(state.players[seat].name for seat in state.play_off))
+    return lines
+
+
+def describe_turn(record: TurnRecord, state: GameState) -> str:
+    """One line saying how a turn ended."""
+    name = state.players[record.player].name
+    if record.outcome is Outcome.BANKED:
+        bonus = f" (with {record.card_bonus} for Farkle cards)" if record.card_bonus else ""
+        return f"{name} banks {record.points:,}{bonus}: {record.score_after:,}."
+    if record.outcome is Outcome.FARKLED:
+        penalty = f" and loses {record.penalty:,} for the Farkle streak" if record.penalty else ""
+        return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
+    if record.outcome is Outcome.WON:
+        return f"Six of a kind! {name} wins the game on the spot."
+    return f"{name} scored all the dice without getting on the board: the turn ends with nothing."
+
+
+def prompt(state: GameState) -> str:
+    """What the current player can do, as one line."""
+    turn, player = state.turn, state.current
+    if turn is None or player is None:
+        return "The game is over."
+    scored = state.roll_score()
+    if scored is not None:
+        if scored.farkle:
+            return f"{turn.roll}: FARKLE, nothing scores. Enter 'f' to pass the dice, or correct a misread die."
+        options = "  ".join(f"{n}) {option}" for n, option in enumerate(scored.options[:6], start=1))
+        more = f"  (+{len(scored.options) - 6} more)" if len(scored.options) > 6 else ""
+        missing = f" [{state.missing_dice()} dice not read]" if state.missing_dice() else ""
+        return f"{turn.roll}{missing}: keep  {options}{more}"
+    total = f"turn {turn.total:,}" if turn.total else "new turn"
+    if state.rules.kind is GameKind.CARDS:
+        return f"{player.name} ({player.score:,}), {total}: 'p POINTS' for a combination, 'f' for a Farkle card, 'b' to bank"
+    bank = ", or 'b' to bank" if state.can_bank() else ""
+    shortfall = state.entry_shortfall()
+    need = f" ({shortfall:,} more to get on the board)" if shortfall and turn.total else ""
+    if turn.dice_left == 0:
+        return f"{player.name} ({player.score:,}), {total}: all dice scored; 'b' to bank{need}"
+    return f"{player.name} ({player.score:,}), {total}{need}: roll {turn.dice_left} dice and type them{bank}"
+
+
+def _face(text: str) -> int | None:
+    if text == "-":
+        return None
+    if text not in ("1", "2", "3", "4", "5", "6"):
+        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
+    return int(text)
+
+
+class Session:
+    """Reads commands, applies them to the game, prints what changed."""
+
+    def __init__(self, game: Game, out: TextIO, save_to: Path | None) -> None:
+        self.game = game
+        self.out = out
+        self.save_to = save_to
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def step(self, line: str) -> bool:
+        """Apply one command; False when the player quits."""
+        words = line.split()
+        if not words:
+            words = ["f"] if self._farkle_showing() else ["s"]
+        command, rest = words[0].lower(), words[1:]
+        turns_before = len(self.game.state.history)
+        handlers: dict[str, Callable[[], None]] = {
+            "k": lambda: self.game.keep(" ".join(rest)),
+            "c": lambda: self._correct(rest),
+            "f": self.game.farkle,
+            "p": lambda: self._points(rest),
+            "b": self.game.bank,
+            "u": self.game.undo,
+            "y": self.game.redo,
+            "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
+            "rules": lambda: self.say("\n".join(describe_rules(self.game.state.rules))),
+            "save": lambda: self._save(rest),
+            "help": lambda: self.say(HELP),
+            "?": lambda: self.say(HELP),
+        }
+        if command in ("q", "quit", "exit"):
+            return False
+        try:
+            if command in handlers:
+                handlers[command]()
+            elif command.isdigit() and len(rest) == 0 and self._is_option(int(command)):
+                self._keep_option(int(command))
+            elif all(char in "123456 ," for char in line.strip()):
+                self.game.roll(line)
+            else:
+                self.say(f"Unknown command {line.strip()!r}; type 'help' for the commands.")
+                return True
+        except FarkleError as exc:
+            self.say(f"Not allowed: {exc}")
+            return True
+        self._after(turns_before)
+        return True
+
+    def _farkle_showing(self) -> bool:
+        scored = self.game.state.roll_score()
+        return scored is not None and scored.farkle
+
+    def _is_option(self, number: int) -> bool:
+        scored = self.game.state.roll_score()
+        return scored is not None and 1 <= number <= len(scored.options)
+
+    def _keep_option(self, number: int) -> None:
+        scored = self.game.state.roll_score()
+        assert scored is not None
+        self.game.keep(scored.options[number - 1].keep)
+
+    def _correct(self, rest: list[str]) -> None:
+        if len(rest) != 2:
+            raise FarkleError("correct: type 'c WAS NOW', e.g. 'c 3 5' (use '-' for a missed die or not a die)")
+        self.game.correct(_face(rest[0]), _face(rest[1]))
+
+    def _points(self, rest: list[str]) -> None:
+        if not rest or not rest[0].isdigit():
+            raise FarkleError("points: type 'p POINTS', e.g. 'p 400'")
+        self.game.enter_points(int(rest[0]), " ".join(rest[1:]))
+
+    def _save(self, rest: list[str]) -> None:
+        if len(rest) != 1:
+            raise FarkleError("save: type 'save FILE'")
+        save_game(self.game, rest[0])
+        self.say(f"Saved to {rest[0]}.")
+
+    def _after(self, turns_before: int) -> None:
+        state = self.game.state
+        if self.save_to is not None:
+            save_game(self.game, self.save_to)
+        for record in state.history[turns_before:]:
+            self.say(describe_turn(record, state))
+        if len(state.history) != turns_before:
+            self.say("\n".join(scoreboard(state)))
+        if state.over:
+            names = " and ".join(state.players[seat].name for seat in state.winners)
+            self.say(f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!")
+
+    def run(self, lines: TextIO, interactive: bool) -> None:
+        self.say(f"Farkle: {self.game.state.rules.title}. Type 'help' for the commands.")
+        self.say("\n".join(scoreboard(self.game.state)))
+        while not self.game.state.over:
+            self.say(prompt(self.game.state))
+            if interactive:
+                print("> ", end="", file=self.out, flush=True)
+            line = lines.readline()
+            if not line or not self.step(line):
+                break
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        game = load_game(args.resume)
+    else:
+        names = [name.strip() for name in (args.players or "").split(",") if name.strip()]
+        if not names:
+            raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
+        game = Game.new(rules_from_args(args), names, target=args.target)
+    save_to = args.save or args.resume
+    session = Session(game, sys.stdout, save_to)
+    session.run(sys.stdin, interactive=sys.stdin.isatty())
+    if save_to is not None:
+        save_game(game, save_to)
+        print(f"The game is saved in {save_to}; go on with --resume {save_to}.")
+    return 0

@@ -1,0 +1,96 @@
+"""``scorekeeper score``: every keep of a roll and the best, or a whole batch of rolls as JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from typing import Any, TextIO
+
+from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.rules import Dice, FarkleError, KeepOption, RollScore, RuleSet, score_roll
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "score",
+        help="score a roll: every legal keep and the best",
+        description="Score a roll: every legal keep with its points, the best keep, or Farkle.",
+    )
+    add_rules_options(parser, default=None)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="read one roll a line on standard input (digits, spaces optional), write one JSON object a line",
+    )
+    parser.add_argument("dice", nargs="*", help="the dice rolled, e.g. 1 1 5 3 4 6 or 115346")
+    parser.set_defaults(run=run)
+
+
+def _option(option: KeepOption | None) -> dict[str, Any] | None:
+    return None if option is None else {"keep": list(option.keep.values), "points": option.points}
+
+
+def score_json(scored: RollScore, roll: list[int]) -> dict[str, Any]:
+    """The JSON object of the batch contract for one roll."""
+    return {
+        "roll": roll,
+        "farkle": scored.farkle,
+        "wins": scored.wins,
+        "best": _option(scored.best),
+        "options": [_option(option) for option in scored.options],
+    }
+
+
+def _batch(rules: RuleSet, lines: TextIO, out: TextIO) -> int:
+    @functools.lru_cache(maxsize=None)
+    def tail(dice: Dice) -> str:
+        # Everything after "roll" depends only on the sorted dice: format it once.
+        return json.dumps(score_json(score_roll(rules, dice), []))[len('{"roll": []') :]
+
+    failed = 0
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            dice = Dice.from_str(text)
+            roll = [int(char) for char in text if char in "123456"]
+            out.write(f'{{"roll": {json.dumps(roll)}{tail(dice)}\n')
+        except FarkleError as exc:
+            failed += 1
+            out.write(json.dumps({"line": number, "input": text, "error": str(exc)}) + "\n")
+    return 1 if failed else 0
+
+
+def _print(scored: RollScore, rules: RuleSet) -> None:
+    print(f"Roll {scored.roll} under {rules.name}:")
+    if scored.farkle:
+        print("  Farkle: no die scores.")
+        return
+    if scored.wins:
+        print("  Six of a kind: this roll wins the game on the spot.")
+    width = max(len(str(option.keep)) for option in scored.options)
+    for position, option in enumerate(scored.options):
+        split = ", ".join(f"{c.kind.value} {c.dice}" for c in option.split)
+        mark = "best" if position == 0 else ""
+        print(f"  {mark:4}  {str(option.keep):{width}}  {option.points:>5}   {split}")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    if args.batch:
+        if args.dice:
+            raise FarkleError("score --batch reads rolls from standard input; give no dice on the command line")
+        return _batch(rules, sys.stdin, sys.stdout)
+    if not args.dice:
+        raise FarkleError("no dice given: type the roll, e.g. 'scorekeeper score --rules retail 1 1 5 3 4 6'")
+    dice = Dice.from_str(" ".join(args.dice))
+    scored = score_roll(rules, dice)
+    if args.json:
+        print(json.dumps(score_json(scored, list(dice.values))))
+    else:
+        _print(scored, rules)
+    return 0

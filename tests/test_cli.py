@@ -1,0 +1,156 @@
+"""The command line contract: score, score --batch, rules list/show, play."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import main
+from scorekeeper.game import load_game
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    sys.stdin = io.StringIO(stdin)
+    try:
+        status = main(list(argv))
+    finally:
+        sys.stdin = sys.__stdin__
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_prints_every_keep_and_the_best(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "score", "--rules", "retail", "1", "1", "5", "3", "4", "6")
+    assert status == 0
+    lines = out.splitlines()
+    # 1 1 5 = 100 + 100 + 50; the 3, 4 and 6 score nothing on their own.
+    assert lines[1].split()[:5] == ["best", "1", "1", "5", "250"]
+    assert len(lines) == 1 + 5  # keeps: 115, 11, 15, 1, 5
+
+
+def test_score_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "score", "--rules", "pocket", "--json", "111")
+    assert status == 0
+    result = json.loads(out)
+    # Pocket Farkel: "Three 1s = 300 instead of 1,000".
+    assert result["best"] == {"keep": [1, 1, 1], "points": 300}
+    assert result["farkle"] is False and result["wins"] is False
+
+
+def test_score_refuses_bad_dice_with_a_clear_message(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(capsys, "score", "--rules", "retail", "1", "7")
+    assert status == 2 and out == ""
+    assert "die 7" in err and "1-6" in err
+    status, _, err = run_cli(capsys, "score", "--rules", "retail", "1234561")
+    assert status == 2 and "7 dice" in err
+
+
+def test_score_names_an_unknown_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(capsys, "score", "--rules", "retial", "1")
+    assert status == 2
+    assert "'retial'" in err and "retail" in err
+
+
+def test_batch_contract_over_every_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    rolls = [roll for n in range(1, 7) for roll in itertools.product(range(1, 7), repeat=n)]
+    assert len(rolls) == 55_986
+    text = "\n".join("".join(map(str, roll)) for roll in rolls) + "\n"
+    status, out, _ = run_cli(capsys, "score", "--rules", "retail", "--batch", stdin=text)
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == len(rolls)
+    for roll, line in zip(rolls, lines):
+        result = json.loads(line)
+        assert set(result) == {"roll", "farkle", "wins", "best", "options"}
+        assert result["roll"] == list(roll)
+        assert result["farkle"] == (result["best"] is None) == (result["options"] == [])
+        for option in result["options"]:
+            assert option["keep"] == sorted(option["keep"])
+            assert all(a <= b for a, b in itertools.pairwise(option["keep"]))
+        if result["options"]:
+            assert result["best"] == result["options"][0]
+    by_roll = {tuple(json.loads(line)["roll"]): json.loads(line) for line in lines[:300]}
+    # Two triplets: 2500 (chart) beats 1000 + 500 for three 1s and three 5s.
+    assert json.loads(lines[rolls.index((1, 1, 1, 5, 5, 5))])["best"]["points"] == 2500
+    assert by_roll[(2, 3)]["farkle"] is True
+
+
+def test_batch_reports_a_bad_line_and_goes_on(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "score", "--rules", "retail", "--batch", stdin="1 5\n\n1 9\n2 2 2\n")
+    assert status == 1
+    first, bad, last = (json.loads(line) for line in out.splitlines())
+    assert first["best"] == {"keep": [1, 5], "points": 150}
+    assert bad["line"] == 3 and bad["input"] == "1 9" and "9" in bad["error"]
+    assert last["best"] == {"keep": [2, 2, 2], "points": 200}
+
+
+def test_batch_spaces_are_optional(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "score", "--rules", "retail", "--batch", stdin="1 1 5 3 4 6\n115346\n")
+    spaced, packed = (json.loads(line) for line in out.splitlines())
+    assert spaced == packed
+
+
+def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "rules", "list")
+    assert status == 0
+    for name in ("retail", "pocket", "house-2009", "flip", "doubling", "entry-500"):
+        assert name in out
+    status, out, _ = run_cli(capsys, "rules", "show", "house-2009")
+    assert status == 0
+    assert "Bank at least 1,000 in one turn to get on the board." in out
+    assert "Six of a kind wins the game" in out
+
+
+def test_rules_show_toml_loads_back(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, out, _ = run_cli(capsys, "rules", "show", "retail+doubling", "--toml")
+    path = tmp_path / "ours.toml"
+    path.write_text(out)
+    status, shown, _ = run_cli(capsys, "score", "--rules", str(path), "--json", "2222")
+    # doubling: four 2s = 2 x 200.
+    assert status == 0 and json.loads(shown)["best"]["points"] == 400
+
+
+def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    script = "\n".join(
+        [
+            "111111", "1",  # six 1s: six of a kind, 3,000, hot dice
+            "111111", "1",
+            "111111", "1",
+            "111111", "1", "b",  # 12,000 banked: the last lap starts
+            "2 3 4 6 2 3", "f",  # Bob's last turn: Farkle
+        ]
+    ) + "\n"
+    status, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
+    assert status == 0
+    assert "Ann banks 12,000: 12,000." in out
+    assert "FARKLE! Bob loses the turn" in out
+    assert "Game over: Ann wins!" in out
+    game = load_game(saved)
+    assert game.state.winners == (0,)
+    assert [p.score for p in game.state.players] == [12_000, 0]
+
+
+def test_play_refuses_and_goes_on(capsys: pytest.CaptureFixture[str]) -> None:
+    script = "1 1 5 2 3 4\nb\nk 2\nk 1 1 5\nb\nq\n"
+    status, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--rules", "house-2009", stdin=script)
+    assert status == 0
+    assert "Not allowed: bank: the roll 1 1 2 3 4 5 is on the table" in out
+    assert "Not allowed: keep '2' holds non-scoring die 2" in out
+    assert "Ann needs 1,000 in one turn to get on the board, 750 more" in out
+
+
+def test_module_and_entry_point_run() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "score", "--rules", "retail", "--json", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout)["best"] == {"keep": [5], "points": 50}
