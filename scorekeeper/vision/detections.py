@@ -1,0 +1,92 @@
+"""What the dice reader finds in one frame, and the one-method protocol every reader follows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+DEFAULT_UNSURE_BELOW = 0.5
+"""Dice read with less confidence than this are unsure: the window asks for a tap."""
+
+
+@dataclass(frozen=True, eq=False)
+class Detections:
+    """The dice found in one frame, as parallel arrays.
+
+    >>> found = Detections(np.array([[10, 10, 40, 40]]), np.array([5]), np.array([0.97]))
+    >>> len(found), found.roll(), Detections.empty().roll()
+    (1, [5], [])
+    """
+
+    boxes: NDArray[np.float32]
+    """(n, 4) boxes x0, y0, x1, y1 in pixels of the original frame."""
+    values: NDArray[np.int64]
+    """(n,) pip values 1-6."""
+    confidences: NDArray[np.float32]
+    """(n,) confidence 0-1 that the die is a die and shows that value."""
+    unsure_below: float = DEFAULT_UNSURE_BELOW
+    """Dice with a lower confidence are reported as unsure."""
+
+    def __post_init__(self) -> None:
+        boxes = np.asarray(self.boxes, dtype=np.float32).reshape(-1, 4)
+        values = np.asarray(self.values, dtype=np.int64).reshape(-1)
+        confidences = np.asarray(self.confidences, dtype=np.float32).reshape(-1)
+        if not len(boxes) == len(values) == len(confidences):
+            raise ValueError(
+                f"detections need one box, value and confidence per die; got {len(boxes)} boxes, "
+                f"{len(values)} values, {len(confidences)} confidences"
+            )
+        if len(values) and (values.min() < 1 or values.max() > 6):
+            raise ValueError(f"pip values must be 1-6, got {values.tolist()}")
+        if len(confidences) and (confidences.min() < 0 or confidences.max() > 1):
+            raise ValueError(f"confidences must be 0-1, got {confidences.tolist()}")
+        if len(boxes) and np.any(boxes[:, 2:] < boxes[:, :2]):
+            raise ValueError(f"boxes must be x0, y0, x1, y1 with x1 >= x0 and y1 >= y0, got {boxes.tolist()}")
+        object.__setattr__(self, "boxes", boxes)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "confidences", confidences)
+
+    @classmethod
+    def empty(cls) -> Detections:
+        """No dice."""
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def unsure(self) -> NDArray[np.bool_]:
+        """(n,) whether each die is below the confidence threshold."""
+        return self.confidences < self.unsure_below
+
+    def roll(self) -> list[int]:
+        """The values, sorted: what the rules engine scores."""
+        return sorted(int(value) for value in self.values)
+
+    def __getitem__(self, index: Any) -> Detections:
+        """The dice picked by a mask, slice or index array."""
+        keep = np.arange(len(self))[index]
+        return Detections(self.boxes[keep], self.values[keep], self.confidences[keep], self.unsure_below)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """One dict per die, as the command line prints them."""
+        return [
+            {
+                "box": [round(float(v), 1) for v in box],
+                "value": int(value),
+                "confidence": round(float(confidence), 4),
+                "unsure": bool(unsure),
+            }
+            for box, value, confidence, unsure in zip(self.boxes, self.values, self.confidences, self.unsure)
+        ]
+
+
+class DiceReader(Protocol):
+    """Anything that turns a frame into detections: the ONNX reader, or a fake in tests."""
+
+    def read(self, frame: NDArray[np.uint8]) -> Detections:
+        """Read one BGR frame (height, width, 3) of uint8."""
+        ...
