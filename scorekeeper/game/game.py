@@ -30,7 +30,7 @@ from scorekeeper.game.events import (
     Redone,
     Undone,
 )
-from scorekeeper.game.state import GameState, apply, start
+from scorekeeper.game.state import GameState, apply, check_target, start
 from scorekeeper.rules import Dice, IllegalAction, RuleSet
 
 EventSink = Callable[[Event], None]
@@ -73,6 +73,8 @@ class Game:
         game = cls(GameStarted(rules, rules.end.target if target is None else target, when), sink)
         for name in players:
             game.add_player(name)
+        if game.state.players:
+            check_target(game.state)
         return game
 
     @classmethod

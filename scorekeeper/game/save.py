@@ -37,8 +37,8 @@ def game_from_json(document: Any, where: str) -> Game:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveFileError(f"{where}: not a scorekeeper saved game")
     version = document.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise SaveFileError(f"{where}: the save has no format version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SaveFileError(f"{where}: the save has no valid format version (got {version!r})")
     if version > VERSION:
         raise SaveFileError(
             f"{where}: saved by a newer scorekeeper (format version {version}; this one reads up to "

@@ -242,6 +242,20 @@ def _who(state: GameState) -> str:
     return player.name if player is not None else "nobody"
 
 
+def check_target(state: GameState) -> None:
+    """Refuse a short target the table is too small for.
+
+    farkle-flip-card-game.txt: "If playing with six or more players, you may
+    decide to play to only 5,000 or 7,500 points".
+    """
+    allowed = state.rules.allowed_targets(len(state.players))
+    if state.target not in allowed:
+        raise IllegalAction(
+            f"target {state.target:,} is offered only to tables of {state.rules.end.short_targets_min_players} "
+            f"or more players; this table has {len(state.players)}. Play to {state.rules.end.target:,}"
+        )
+
+
 def _in_play(state: GameState, action: str) -> TurnState:
     """The current turn, after checking that ``action`` can be taken at all."""
     if state.over:
@@ -249,6 +263,7 @@ def _in_play(state: GameState, action: str) -> TurnState:
         raise GameOver(f"{action}: the game is over ({names} won)")
     if state.turn is None:
         raise IllegalAction(f"{action}: there are no players yet; add a player first")
+    check_target(state)
     return state.turn
 
 
@@ -486,4 +501,6 @@ def apply(state: GameState, action: Action) -> GameState:
         return _enter_points(state, action)
     if isinstance(action, Banked):
         return _bank(state, action)
-    return _farkle(state, action)
+    if isinstance(action, Farkled):
+        return _farkle(state, action)
+    raise IllegalAction(f"{action!r} is not a step of play")

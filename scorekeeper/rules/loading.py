@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import tomllib
 import typing
 from collections.abc import Iterable, Mapping
@@ -102,7 +103,7 @@ def _allowed(hint: Any) -> str:
     if hint is str:
         return "text"
     if hint is KindValue:
-        return 'points such as 1000, "triple xN" (N times the three of a kind) or "none"'
+        return 'points such as 1000 (a multiple of 50), "triple xN" (N times the three of a kind) or "none"'
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return "one of " + ", ".join(repr(member.value) for member in hint)
     return "a list of whole numbers of points, multiples of 50"
@@ -133,9 +134,12 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
         if not isinstance(value, str):
             raise bad
         try:
-            return KindValue.from_str(value)
+            kind = KindValue.from_str(value)
         except RuleFileError:
             raise bad from None
+        if kind.points % 50:
+            raise bad
+        return kind
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -230,7 +234,8 @@ def rules_to_toml(rules: RuleSet) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, str):
-            return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            # JSON's string escapes are all valid in a TOML basic string, line breaks included.
+            return json.dumps(value, ensure_ascii=False)
         if isinstance(value, list):
             return "[" + ", ".join(literal(item) for item in value) + "]"
         return str(value)
@@ -318,7 +323,7 @@ def load_rules(
     known = _variant_tables()
     for variant in variants:
         if variant not in known:
-            raise RuleFileError(f"no variant named {variant!r}; variants: {', '.join(sorted(known))}")
+            raise RuleFileError(f"{where}: no variant named {variant!r}; variants: {', '.join(sorted(known))}")
         changes = {key: value for key, value in known[variant].items() if key != "description"}
         table = _merge(table, changes)
         name, where = f"{name}+{variant}", f"{where} with variant {variant!r}"
