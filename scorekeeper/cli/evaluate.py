@@ -1,0 +1,58 @@
+"""``scorekeeper evaluate DATASET [--split CSV NAME]``: how well the dice reader reads a labelled folder.
+
+Prints recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
+share of images whose sorted values equal the labels': what scoring needs), how often dice are
+marked unsure and how often sure ones are right, and the confusion of values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "evaluate",
+        help="measure the dice reader on a labelled photo folder",
+        description="Measure the dice reader on a folder of labelled photos (images/, labels/ in YOLO format, class = pips - 1).",
+    )
+    parser.add_argument("dataset", type=Path, metavar="DATASET", help="the folder (holding images/ and labels/)")
+    parser.add_argument("--split", nargs=2, metavar=("CSV", "NAME"), help="only the images of split NAME in CSV (stem,split)")
+    parser.add_argument("--model", type=Path, metavar="PATH", help="a model folder (with manifest.json) instead of the committed one")
+    parser.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
+    parser.add_argument("--failures", type=int, default=20, metavar="N", help="list at most N images not read exactly (default 20)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekeeper.vision.assessment import score_dataset
+    from scorekeeper.vision.dataset import load_dataset
+    from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
+
+    try:
+        if args.split:
+            items = load_dataset(args.dataset, Path(args.split[0]), args.split[1])
+        else:
+            items = load_dataset(args.dataset)
+        reader = OnnxDiceReader(args.model)
+        score = score_dataset(reader, items)
+    except (ValueError, ReaderError) as exc:  # DatasetError and ModelError are ValueErrors
+        print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
+        return 2
+    if not items:
+        print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"dataset": str(args.dataset), **score.to_json(), "failures": score.failures}))
+        return 0
+    print(f"{args.dataset}" + (f" (split {args.split[1]})" if args.split else ""))
+    print(score.report())
+    if score.failures:
+        print(f"not read exactly ({len(score.failures)}):")
+        for line in score.failures[: args.failures]:
+            print(f"  {line}")
+    return 0

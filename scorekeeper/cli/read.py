@@ -1,0 +1,73 @@
+"""``scorekeeper read [--json] [--model PATH] IMAGE...``: the dice in photos.
+
+With ``--json``, one line per image (a contract other tools read):
+``{"image": PATH, "width": W, "height": H, "dice": [{"box": [x0, y0, x1, y1], "value": 1-6,
+"confidence": C, "unsure": bool}], "roll": [sorted values]}``, or ``{"image": PATH, "error": "..."}``
+for an image that cannot be read; the others go on and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.vision.detections import Detections
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "read",
+        help="read the dice in photos",
+        description="Find every die in each photo and read its pips with the ONNX dice reader.",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
+    parser.add_argument("--model", type=Path, metavar="PATH", help="a model folder (with manifest.json) instead of the committed one")
+    parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files (PNG, JPEG, ...)")
+    parser.set_defaults(run=run)
+
+
+def _text(path: Path, width: int, height: int, found: Detections) -> str:
+    if not len(found):
+        return f"{path}: no dice ({width}x{height})"
+    unsure = int(found.unsure.sum())
+    note = f", {unsure} unsure (tap to fix)" if unsure else ""
+    lines = [f"{path}: {' '.join(str(v) for v in found.roll())}  ({len(found)} dice{note})"]
+    for die in found.to_json():
+        x0, y0, x1, y1 = die["box"]
+        flag = "  unsure" if die["unsure"] else ""
+        lines.append(f"  {die['value']} at ({x0:.0f}, {y0:.0f})-({x1:.0f}, {y1:.0f}), confidence {die['confidence']:.2f}{flag}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekeeper.vision.images import load_frame
+    from scorekeeper.vision.reader import ModelError, OnnxDiceReader, ReaderError
+
+    try:
+        reader = OnnxDiceReader(args.model)
+    except ModelError as exc:
+        print(f"scorekeeper read: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for path in args.images:
+        try:
+            frame = load_frame(path)
+            found = reader.read(frame)
+        except (ValueError, ReaderError, MemoryError) as exc:  # ImageError is a ValueError
+            failed += 1
+            message = str(exc) if not isinstance(exc, MemoryError) else "not enough memory to decode this image"
+            if args.json:
+                print(json.dumps({"image": str(path), "error": message}), flush=True)
+            else:
+                print(f"scorekeeper read: {path}: {message}", file=sys.stderr)
+            continue
+        height, width = frame.shape[:2]
+        if args.json:
+            record = {"image": str(path), "width": width, "height": height, "dice": found.to_json(), "roll": found.roll()}
+            print(json.dumps(record), flush=True)
+        else:
+            print(_text(path, width, height, found), flush=True)
+    return 1 if failed else 0

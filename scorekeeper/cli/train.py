@@ -1,0 +1,61 @@
+"""``scorekeeper train [PHOTOS...]``: train the dice reader's models from scratch and write the model card.
+
+Needs the ``train`` extra (torch); everything else in scorekeeper runs without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "train",
+        help="train the dice reader's models (needs the train extra)",
+        description=(
+            "Render synthetic scenes, add the train split of labelled photo folders (YOLO labels, "
+            "class = pips - 1, split.csv), train the dice finder and the pip reader from scratch with a "
+            "fixed seed, export both to ONNX and write the model card (models/README.md)."
+        ),
+    )
+    parser.add_argument("photos", nargs="*", type=Path, metavar="PHOTOS", help="labelled photo folders (images/, labels/, split.csv)")
+    parser.add_argument("--out", type=Path, default=REPO / "models", help="model folder to write (default: models/)")
+    parser.add_argument("--samples", type=Path, default=REPO / "sample_images", help="rendered sample images to measure in the card")
+    parser.add_argument("--card-only", action="store_true", help="only measure the models in --out and rewrite the card")
+    parser.add_argument("--quick", action="store_true", help="a few minutes' smoke run (not the committed model)")
+    parser.set_defaults(run=run)
+
+
+def _report(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    photos = [Path(p) for p in args.photos]
+    for folder in photos:
+        if not (folder / "images").is_dir():
+            print(f"scorekeeper train: {folder} is not a labelled photo folder (expected images/ and labels/ in it)", file=sys.stderr)
+            return 2
+    from scorekeeper.training.card import write_card
+
+    command = "scorekeeper train " + " ".join(shlex.quote(str(p)) for p in args.photos)
+    if not args.card_only:
+        try:
+            from scorekeeper.training.train import TrainConfig, run_training
+        except ImportError as exc:
+            print(f"scorekeeper train: needs the train extra ({exc.name} is missing): pip install '.[train]'", file=sys.stderr)
+            return 2
+        config = TrainConfig()
+        if args.quick:
+            config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30)
+        run_training(config, photos, args.out, _report)
+    write_card(args.out, photos, args.samples, command, _report)
+    _report(f"model card written to {args.out / 'README.md'}")
+    return 0

@@ -1,0 +1,145 @@
+"""The model card, ``models/README.md``: what the models are, what they learned from and how well they
+read, measured with the same reader the program uses. No torch here."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.vision.assessment import latency_frames, median_latency, score_conditions, score_dataset
+from scorekeeper.vision.dataset import load_dataset
+from scorekeeper.vision.evaluation import Score
+from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader
+from scorekeeper.vision.render import random_scene, render
+
+CONDITION_SCENES = 40
+"""Rendered scenes per condition value in the card."""
+
+
+def _row(name: str, score: Score) -> str:
+    return (
+        f"| {name} | {score.images} | {score.labelled} | {score.recall:.2%} | {score.precision:.2%} | "
+        f"{score.value_accuracy:.2%} | {score.roll_exact:.2%} | {score.sure_accuracy:.2%} | {score.unsure_share:.2%} |"
+    )
+
+
+HEADER = (
+    "| data | images | dice | recall | precision | value accuracy | roll exact | right when sure | unsure |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path | None, command: str, report: Callable[[str], None]) -> dict[str, object]:
+    """Measure the models in ``model_dir`` and write its README.md; returns the numbers."""
+    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    reader = OnnxDiceReader(model_dir)
+    numbers: dict[str, object] = {}
+    data_rows = []
+    for folder in photo_folders:
+        has_split = (folder / "split.csv").exists()
+        for split in ("test", "train") if has_split else (None,):
+            items = load_dataset(folder, split=split)
+            score = score_dataset(reader, items)
+            name = f"{folder.name} {split or 'all'}" + (" (trained on)" if split == "train" else " (held out)" if split == "test" else "")
+            data_rows.append(_row(name, score))
+            numbers[name] = score.to_json()
+            report(f"{name}: {score.to_json()}")
+            if split == "test":
+                numbers[f"{name} failures"] = score.failures
+    if samples_dir is not None and (samples_dir / "images").is_dir():
+        score = score_dataset(reader, load_dataset(samples_dir))
+        data_rows.append(_row("sample_images (rendered)", score))
+        numbers["sample_images"] = score.to_json()
+    mixed = Score()
+    rng = np.random.default_rng(99_001)
+    for _ in range(150):
+        image, labels = render(random_scene(rng))
+        mixed.add(labels, reader.read(image))
+    data_rows.append(_row("rendered mixed (hands, tumbling dice, clutter)", mixed))
+    numbers["rendered mixed"] = mixed.to_json()
+    report(f"rendered mixed: {mixed.to_json()}")
+
+    condition_rows = []
+    for (condition, value), score in score_conditions(reader, CONDITION_SCENES).items():
+        condition_rows.append(_row(f"{condition}: {value}", score))
+        numbers[f"{condition}: {value}"] = score.to_json()
+    report("conditions measured")
+
+    latency = {}
+    for width, height in ((640, 480), (1280, 720)):
+        latency[f"{width}x{height}"] = median_latency(reader.read, latency_frames(width, height), 200) * 1000
+    numbers["latency_ms"] = latency
+    sizes = {key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")}
+    config = manifest["config"]
+    minutes = manifest.get("train_seconds", 0) / 60
+    text = f"""# Dice reader models
+
+Written by `scorekeeper train`; do not edit by hand. Reproduce with:
+
+```
+{command}
+```
+
+## Architecture
+Two stages, both trained from scratch (no pretrained weights), run with onnxruntime on the CPU:
+
+1. **Finder** (`{manifest['finder']['file']}`): a tiny CenterNet-style network (about 76 M multiply-adds at
+   320x240). Input: the BGR frame scaled to half size (long side at most 640 px), 0-1, padded to
+   multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
+   width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
+   candidate dice, then non-maximum suppression at IoU 0.5.
+2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about 8 M multiply-adds per die) on a 32x32
+   crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
+   Output: 7 logits: not a die, 1, ..., 6 pips. A die's confidence is the softmax probability of
+   its value; candidates whose "not a die" probability is >= 0.5 are dropped, dice below
+   {manifest['unsure_below']} are reported unsure.
+
+Why two stages: the finder only has to say "a die is here" on a cheap half-size frame, while the
+pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; at half size
+they blur into the face. The crop classifier also gets the last word on false finds (its
+"not a die" class).
+
+| file | bytes | SHA-256 |
+|---|---|---|
+| {manifest['finder']['file']} | {sizes['finder']:,} | `{manifest['finder']['sha256']}` |
+| {manifest['pips']['file']} | {sizes['pips']:,} | `{manifest['pips']['sha256']}` |
+
+## Data used
+- {config['synthetic']} scenes rendered by `scorekeeper.vision.render` (seed {config['seed']}): every die colour and pip
+  style of the renderer, wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
+  lights, blur, noise, JPEG; 640x480, 800x600 and 1280x720 frames.
+- Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
+- Augmentation: quarter turns, flips, colour channel shuffles, grey, inverted colours, gain,
+  contrast, gamma, tint, noise, blur; crops jittered in place and size as the finder's boxes are.
+- Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
+  (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads; {minutes:.1f} min on
+  {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
+
+## Metrics per data set
+A found die matches a labelled one at box IoU >= 0.5. Roll exact: share of images whose sorted
+values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.
+
+{HEADER}
+{chr(10).join(data_rows)}
+
+## Metrics per renderer condition
+{CONDITION_SCENES} rendered 640x480-class scenes per row (dice at rest, no hands); each group changes one
+condition of the same base scenes.
+
+{HEADER}
+{chr(10).join(condition_rows)}
+
+## Latency
+Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads:
+640x480 {latency['640x480']:.1f} ms, 1280x720 {latency['1280x720']:.1f} ms.
+"""
+    tmp = model_dir / "README.md.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, model_dir / "README.md")
+    (model_dir / "metrics.json").write_text(json.dumps(numbers, indent=1) + "\n", encoding="utf-8")
+    return numbers

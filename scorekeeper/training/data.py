@@ -1,0 +1,134 @@
+"""Training data: rendered scenes and real labelled photos, turned into finder images with boxes and
+pip-reader crops with classes. No torch here: this runs in worker processes."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import box_iou, crop_boxes, finder_scale
+from scorekeeper.vision.render import random_scene, render_with_visibility
+
+SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
+"""Frame sizes rendered, drawn uniformly (webcams are mostly 640x480)."""
+
+
+@dataclass
+class Samples:
+    """Finder images with their boxes, and pip-reader crops with their classes (0 = not a die)."""
+
+    images: list[NDArray[np.uint8]] = field(default_factory=list)
+    """Frames at the finder's scale."""
+    boxes: list[NDArray[np.float32]] = field(default_factory=list)
+    """Per frame (n, 4) dice boxes at the finder's scale."""
+    ignore: list[NDArray[np.float32]] = field(default_factory=list)
+    """Per frame (m, 4) boxes of dice too hidden to demand either way."""
+    crops: list[NDArray[np.uint8]] = field(default_factory=list)
+    """(k, CROP, CROP, 3) crop batches."""
+    classes: list[NDArray[np.int64]] = field(default_factory=list)
+    """(k,) class per crop."""
+    real: list[bool] = field(default_factory=list)
+    """Per frame: a real photo (True) or rendered."""
+
+    def extend(self, other: Samples) -> None:
+        self.images += other.images
+        self.boxes += other.boxes
+        self.ignore += other.ignore
+        self.crops += other.crops
+        self.classes += other.classes
+        self.real += other.real
+
+
+def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: float = 0.07, scale: float = 0.1) -> NDArray[np.float32]:
+    """Boxes moved and resized a little, as the finder's boxes will be."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    side = np.maximum(w, h)
+    cx = cx + rng.normal(0, shift, len(boxes)) * side
+    cy = cy + rng.normal(0, shift, len(boxes)) * side
+    f = np.exp(rng.normal(0, scale, len(boxes)))
+    w, h = w * f, h * f
+    return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).astype(np.float32)
+
+
+def negative_boxes(labels: NDArray[np.float32], hw: tuple[int, int], rng: np.random.Generator, count: int) -> NDArray[np.float32]:
+    """Boxes the size of the dice that overlap none of them much: table, clutter, hands, die edges."""
+    h, w = hw
+    sides = (labels[:, 2:] - labels[:, :2]).max(1) if len(labels) else np.array([40.0])
+    out: list[NDArray[np.float32]] = []
+    for _ in range(count * 6):
+        if len(out) >= count:
+            break
+        side = float(rng.choice(sides)) * math.exp(rng.normal(0, 0.3))
+        if len(labels) and rng.random() < 0.4:
+            # next to a die: half a die, a die's side face, the gap between touching dice
+            anchor = labels[rng.integers(len(labels))]
+            cx = (anchor[0] + anchor[2]) / 2 + rng.choice([-1, 1]) * rng.uniform(0.55, 0.9) * side
+            cy = (anchor[1] + anchor[3]) / 2 + rng.uniform(-0.5, 0.5) * side
+            if rng.random() < 0.5:
+                cx, cy = cy - (anchor[1] + anchor[3]) / 2 + (anchor[0] + anchor[2]) / 2, cx - (anchor[0] + anchor[2]) / 2 + (anchor[1] + anchor[3]) / 2
+        else:
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        box = np.array([[cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2]], np.float32)
+        if len(labels) and box_iou(box, labels).max() > 0.15:
+            continue
+        out.append(box[0])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def frame_samples(
+    frame: NDArray[np.uint8],
+    labels: Detections,
+    usable: NDArray[np.bool_],
+    rng: np.random.Generator,
+    crops_per_die: int,
+    negatives: int,
+) -> Samples:
+    """One frame's finder sample (scaled down as the reader does) and its crops.
+
+    ``usable`` marks the dice that are clearly visible and at rest; the others are neither
+    demanded of the finder nor shown to the pip reader.
+    """
+    h, w = frame.shape[:2]
+    s = finder_scale(h, w)
+    small = np.asarray(cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA), np.uint8)
+    out = Samples()
+    out.images.append(small)
+    out.real.append(False)
+    out.boxes.append(labels.boxes[usable] * s)
+    out.ignore.append(labels.boxes[~usable] * s)
+    good = labels.boxes[usable]
+    if len(good) and crops_per_die:
+        boxes = np.concatenate([jitter_boxes(good, rng) for _ in range(crops_per_die)])
+        out.crops.append(crop_boxes(frame, boxes))
+        out.classes.append(np.tile(labels.values[usable], crops_per_die))
+    neg = negative_boxes(labels.boxes, (h, w), rng, negatives)
+    if len(neg):
+        out.crops.append(crop_boxes(frame, neg))
+        out.classes.append(np.zeros(len(neg), np.int64))
+    return out
+
+
+def synthetic_samples(seed: int) -> Samples:
+    """One rendered scene's samples (a worker's unit of work)."""
+    rng = np.random.default_rng(seed)
+    width, height = SYNTH_SIZES[int(rng.integers(len(SYNTH_SIZES)))]
+    scene = random_scene(rng, width, height)
+    frame, labels, visible, index = render_with_visibility(scene)
+    moving = np.array([scene.dice[i].moving for i in index], bool)
+    usable = (visible > 0.6) & ~moving
+    return frame_samples(frame, labels, usable, rng, crops_per_die=2, negatives=3)
+
+
+def photo_samples(frame: NDArray[np.uint8], labels: Detections, seed: int, crops_per_die: int = 12) -> Samples:
+    """Samples from one real labelled photo (all its dice are usable)."""
+    rng = np.random.default_rng(seed)
+    out = frame_samples(frame, labels, np.ones(len(labels), bool), rng, crops_per_die=crops_per_die, negatives=16)
+    out.real = [True]
+    return out

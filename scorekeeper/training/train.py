@@ -1,0 +1,348 @@
+"""Train the dice finder and the pip reader from scratch, export both to ONNX and write the model card.
+
+Imports torch: only ``scorekeeper train`` loads this module (install the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import multiprocessing
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from torch import nn
+
+from scorekeeper.training.data import Samples, photo_samples, synthetic_samples
+from scorekeeper.training.nets import Finder, PipReader
+from scorekeeper.vision.dataset import load_dataset
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import ALIGN, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
+from scorekeeper.vision.render import random_scene, render_with_visibility
+from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, sha256_of
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """Everything that decides the trained models (with the data folders and the code)."""
+
+    seed: int = 2026
+    """Seeds data rendering, augmentation, initialisation and batch order."""
+    synthetic: int = 1500
+    """Rendered training scenes."""
+    photo_repeat: int = 6
+    """How many times each real photo is cut into crops (with fresh jitter each time)."""
+    finder_steps: int = 3000
+    """Finder optimiser steps."""
+    finder_batch: int = 12
+    """Finder crops per step."""
+    finder_crop: int = 160
+    """Side of the finder's training crops, px at the finder's scale."""
+    photo_share: float = 0.3
+    """Share of finder crops taken from real photos (when any are given)."""
+    reader_steps: int = 5000
+    """Pip-reader optimiser steps."""
+    reader_batch: int = 128
+    """Crops per pip-reader step."""
+    threads: int = 2
+    """Torch threads."""
+    workers: int = 2
+    """Rendering processes."""
+    mined_scenes: int = 400
+    """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
+    mined_photo_weight: int = 4
+    """How many times crops at the finder's boxes on real photos are repeated."""
+    finder_threshold: float = 0.3
+    """Written to the manifest: heatmap peaks at least this high are candidate dice."""
+    unsure_below: float = 0.7
+    """Written to the manifest: dice read with less confidence are reported unsure."""
+
+
+def _seed_all(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
+    """Render the synthetic scenes and cut the real photos' train split into samples."""
+    samples = Samples()
+    seeds = [config.seed * 1_000_003 + i for i in range(config.synthetic)]
+    start = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(config.workers) as pool:
+        for i, part in enumerate(pool.imap(synthetic_samples, seeds, chunksize=16)):
+            samples.extend(part)
+            if (i + 1) % 500 == 0:
+                report(f"rendered {i + 1}/{config.synthetic} scenes ({time.monotonic() - start:.0f} s)")
+    for folder in photo_folders:
+        items = load_dataset(folder, split="train") if (folder / "split.csv").exists() else load_dataset(folder)
+        report(f"{folder}: {len(items)} training photos, {sum(len(i.labels) for i in items)} dice")
+        for n, item in enumerate(items):
+            frame = item.load()
+            for r in range(config.photo_repeat):
+                part = photo_samples(frame, item.labels, seed=config.seed + 7919 * n + r, crops_per_die=2)
+                if r == 0:
+                    samples.extend(part)
+                else:  # the frame once for the finder (it augments itself), fresh crops each time
+                    samples.crops += part.crops
+                    samples.classes += part.classes
+    return samples
+
+
+def _finder_batch(samples: Samples, indices: NDArray[np.int64], crop: int, rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
+    n = len(indices)
+    cells = crop // STRIDE
+    images = np.zeros((n, crop, crop, 3), np.float32)
+    heat = np.zeros((n, cells, cells), np.float32)
+    weight = np.ones((n, cells, cells), np.float32)
+    size = np.zeros((n, 2, cells, cells), np.float32)
+    offset = np.zeros((n, 2, cells, cells), np.float32)
+    centre = np.zeros((n, cells, cells), np.float32)
+    yy, xx = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
+    for k, i in enumerate(indices):
+        image, boxes, ignore = samples.images[i], samples.boxes[i].copy(), samples.ignore[i].copy()
+        h, w = image.shape[:2]
+        x0 = int(rng.integers(min(0, w - crop), max(0, w - crop) + 1))
+        y0 = int(rng.integers(min(0, h - crop), max(0, h - crop) + 1))
+        sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x0 + crop), min(h, y0 + crop)
+        images[k, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1] / 255.0
+        boxes -= np.array([x0, y0, x0, y0], np.float32)
+        ignore -= np.array([x0, y0, x0, y0], np.float32)
+        # flips and quarter turns: dice look the same every way up
+        turn = int(rng.integers(4))
+        flip = bool(rng.integers(2))
+        images[k] = _orient(images[k], turn, flip)
+        boxes, ignore = _orient_boxes(boxes, crop, turn, flip), _orient_boxes(ignore, crop, turn, flip)
+        for bx in ignore / STRIDE:
+            weight[k, max(0, int(bx[1])) : max(0, int(math.ceil(bx[3]))), max(0, int(bx[0])) : max(0, int(math.ceil(bx[2])))] = 0
+        for bx in boxes / STRIDE:
+            cx, cy = (bx[0] + bx[2]) / 2, (bx[1] + bx[3]) / 2
+            bw, bh = bx[2] - bx[0], bx[3] - bx[1]
+            if not (0 <= cx < cells and 0 <= cy < cells) or bw <= 0 or bh <= 0:
+                # a die whose centre is outside the crop: its cut edge is neither die nor not-die
+                weight[k, max(0, int(bx[1])) : max(0, int(math.ceil(bx[3]))), max(0, int(bx[0])) : max(0, int(math.ceil(bx[2])))] = 0
+                continue
+            sigma = max(0.5, min(bw, bh) / 6)
+            g = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sigma**2))
+            heat[k] = np.maximum(heat[k], g)
+            ix, iy = int(cx), int(cy)
+            heat[k, iy, ix] = 1.0
+            centre[k, iy, ix] = 1.0
+            size[k, :, iy, ix] = np.log([bw, bh])
+            offset[k, :, iy, ix] = [cx - ix - 0.5, cy - iy - 0.5]
+    x = torch.from_numpy(images).permute(0, 3, 1, 2).contiguous()
+    x = _photometric(x, rng)
+    return x, torch.from_numpy(heat), torch.from_numpy(weight), torch.from_numpy(size), torch.from_numpy(offset), torch.from_numpy(centre)
+
+
+def _orient(image: NDArray[np.float32], turn: int, flip: bool) -> NDArray[np.float32]:
+    if flip:
+        image = image[:, ::-1]
+    return np.ascontiguousarray(np.rot90(image, turn))
+
+
+def _orient_boxes(boxes: NDArray[np.float32], side: int, turn: int, flip: bool) -> NDArray[np.float32]:
+    b = boxes.copy()
+    if flip:
+        b[:, [0, 2]] = side - boxes[:, [2, 0]]
+    for _ in range(turn):
+        # np.rot90 turns counter-clockwise: (x, y) -> (y, side - x)
+        b = np.stack([b[:, 1], side - b[:, 2], b[:, 3], side - b[:, 0]], 1)
+    return b.astype(np.float32)
+
+
+def _photometric(x: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
+    """Light, colour and sensor changes per image, on a (n, 3, h, w) batch in 0-1."""
+    n = x.shape[0]
+    gen = torch.Generator().manual_seed(int(rng.integers(2**31)))
+    perm = [list(rng.permutation(3)) if rng.random() < 0.5 else [0, 1, 2] for _ in range(n)]
+    x = torch.stack([x[i, perm[i]] for i in range(n)])
+    gray = torch.from_numpy(rng.random(n) < 0.1).view(n, 1, 1, 1)
+    x = torch.where(gray, x.mean(1, keepdim=True).expand_as(x), x)
+    invert = torch.from_numpy(rng.random(n) < 0.1).view(n, 1, 1, 1)
+    x = torch.where(invert, 1 - x, x)
+    gain = torch.from_numpy(rng.uniform(0.5, 1.5, (n, 1, 1, 1)).astype(np.float32))
+    tint = torch.from_numpy(rng.uniform(0.85, 1.15, (n, 3, 1, 1)).astype(np.float32))
+    mean = x.mean((1, 2, 3), keepdim=True)
+    contrast = torch.from_numpy(rng.uniform(0.6, 1.4, (n, 1, 1, 1)).astype(np.float32))
+    x = (mean + (x - mean) * contrast) * gain * tint
+    gamma = torch.from_numpy(rng.uniform(0.7, 1.4, (n, 1, 1, 1)).astype(np.float32))
+    x = x.clamp(1e-4, 1) ** gamma
+    noise = torch.from_numpy(rng.uniform(0, 0.04, (n, 1, 1, 1)).astype(np.float32))
+    x = x + torch.randn(x.shape, generator=gen) * noise
+    return x.clamp(0, 1)
+
+
+def _focal(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, centre: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the heatmap."""
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = centre * torch.log(p) * (1 - p) ** 2
+    neg = (1 - centre) * weight * (1 - target) ** 4 * torch.log(1 - p) * p**2
+    return -(pos.sum() + neg.sum()) / centre.sum().clamp(min=1)
+
+
+def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> Finder:
+    rng = np.random.default_rng(config.seed + 1)
+    model = Finder()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.finder_steps, pct_start=max(0.05, 3 / config.finder_steps))
+    real = np.array(samples.real, bool)
+    synth = np.nonzero(~real)[0]
+    photos = np.nonzero(real)[0]
+    start = time.monotonic()
+    model.train()
+    for step in range(config.finder_steps):
+        n_photo = int(round(config.finder_batch * config.photo_share)) if len(photos) else 0
+        idx = np.concatenate([rng.choice(synth, config.finder_batch - n_photo), rng.choice(photos, n_photo) if n_photo else np.zeros(0, np.int64)])
+        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng)
+        out = model(x)
+        loss_heat = _focal(out[:, 0], heat, weight, centre)
+        m = centre.unsqueeze(1)
+        denom = centre.sum().clamp(min=1)
+        loss_size = (torch.abs(out[:, 1:3] - size) * m).sum() / denom
+        loss_off = (torch.abs(out[:, 3:5] - offset) * m).sum() / denom
+        loss = loss_heat + loss_size + loss_off
+        opt.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        opt.step()
+        sched.step()
+        if (step + 1) % 250 == 0:
+            report(f"finder step {step + 1}/{config.finder_steps}: heat {loss_heat.item():.3f} size {loss_size.item():.3f} offset {loss_off.item():.3f} ({time.monotonic() - start:.0f} s)")
+    return model.eval()
+
+
+def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
+    """Crops at the trained finder's own boxes (at a low threshold): its false finds become "not a
+    die" (the tray's holes, clutter, side faces), its hits keep their label. The pip reader then
+    learns on the boxes it will really be given."""
+    out = Samples()
+
+    def harvest(frame: NDArray[np.uint8], labels: Detections, usable: NDArray[np.bool_], repeat: int) -> None:
+        tensor, scale = finder_input(frame)
+        with torch.no_grad():
+            maps = finder(torch.from_numpy(tensor)).numpy()
+        boxes, scores = decode_finder(maps, scale, (frame.shape[0], frame.shape[1]), 0.1)
+        boxes = boxes[suppress_overlaps(boxes, scores, 0.5)]
+        if not len(boxes):
+            return
+        if len(labels):
+            overlap = box_iou(boxes, labels.boxes)
+            best, which = overlap.max(1), overlap.argmax(1)
+        else:
+            best, which = np.zeros(len(boxes), np.float32), np.zeros(len(boxes), np.int64)
+        hit = (best >= 0.5) & (usable[which] if len(labels) else False)
+        miss = best < 0.2
+        keep = hit | miss
+        if not keep.any():
+            return
+        classes = np.where(hit, labels.values[which] if len(labels) else 0, 0)[keep]
+        crops = crop_boxes(frame, boxes[keep])
+        for _ in range(repeat):
+            out.crops.append(crops)
+            out.classes.append(classes.astype(np.int64))
+
+    for folder in photo_folders:
+        items = load_dataset(folder, split="train") if (folder / "split.csv").exists() else load_dataset(folder)
+        for item in items:
+            harvest(item.load(), item.labels, np.ones(len(item.labels), bool), config.mined_photo_weight)
+    for i in range(config.mined_scenes):
+        scene = random_scene(np.random.default_rng([config.seed, 3, i]))
+        frame, labels, visible, index = render_with_visibility(scene)
+        moving = np.array([scene.dice[j].moving for j in index], bool)
+        harvest(frame, labels, (visible > 0.6) & ~moving, 1)
+    classes = np.concatenate(out.classes) if out.classes else np.zeros(0, np.int64)
+    report(f"mined {len(classes)} crops at the finder's boxes, {int((classes == 0).sum())} of them not dice")
+    return out
+
+
+def _reader_augment(crops: NDArray[np.uint8], rng: np.random.Generator) -> torch.Tensor:
+    x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
+    turn = int(rng.integers(4))
+    x = torch.rot90(x, turn, (2, 3))
+    if rng.random() < 0.5:
+        x = torch.flip(x, (3,))
+    # small blur on some crops: out-of-focus webcams
+    blur = torch.from_numpy(rng.random(len(x)) < 0.15).view(-1, 1, 1, 1)
+    soft = nn.functional.avg_pool2d(nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+    x = torch.where(blur, soft, x)
+    return _photometric(x, rng)
+
+
+def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> PipReader:
+    rng = np.random.default_rng(config.seed + 2)
+    crops = np.concatenate(samples.crops)
+    classes = np.concatenate(samples.classes)
+    report(f"pip reader: {len(crops)} crops, per class {np.bincount(classes, minlength=7).tolist()}")
+    model = PipReader()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.reader_steps, pct_start=max(0.05, 3 / config.reader_steps))
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
+    start = time.monotonic()
+    model.train()
+    for step in range(config.reader_steps):
+        idx = rng.integers(0, len(crops), config.reader_batch)
+        x = _reader_augment(crops[idx], rng)
+        y = torch.from_numpy(classes[idx])
+        loss = loss_fn(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if (step + 1) % 250 == 0:
+            report(f"pip reader step {step + 1}/{config.reader_steps}: loss {loss.item():.4f} ({time.monotonic() - start:.0f} s)")
+    return model.eval()
+
+
+def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig, extra: dict[str, object]) -> None:
+    """Write both ONNX files and the manifest (checksums, thresholds) the reader checks at load."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp_finder, tmp_pips = out_dir / (FINDER_FILE + ".tmp"), out_dir / (PIPS_FILE + ".tmp")
+    with torch.no_grad():
+        torch.onnx.export(
+            finder, (torch.zeros(1, 3, 15 * ALIGN, 20 * ALIGN),), str(tmp_finder),
+            input_names=["frame"], output_names=["maps"], opset_version=17, dynamo=False,
+            dynamic_axes={"frame": {2: "height", 3: "width"}, "maps": {2: "cells_y", 3: "cells_x"}},
+        )
+        torch.onnx.export(
+            reader, (torch.zeros(4, 3, 32, 32),), str(tmp_pips),
+            input_names=["crops"], output_names=["logits"], opset_version=17, dynamo=False,
+            dynamic_axes={"crops": {0: "dice"}, "logits": {0: "dice"}},
+        )
+    os.replace(tmp_finder, out_dir / FINDER_FILE)
+    os.replace(tmp_pips, out_dir / PIPS_FILE)
+    manifest = {
+        "finder": {"file": FINDER_FILE, "sha256": sha256_of(out_dir / FINDER_FILE)},
+        "pips": {"file": PIPS_FILE, "sha256": sha256_of(out_dir / PIPS_FILE)},
+        "config": asdict(config),
+        **extra,
+    }
+    tmp = out_dir / (MANIFEST_FILE + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, out_dir / MANIFEST_FILE)
+
+
+def run_training(config: TrainConfig, photo_folders: Sequence[Path], out_dir: Path, report: Callable[[str], None]) -> float:
+    """Train both models and export them into ``out_dir``; returns the seconds it took."""
+    start = time.monotonic()
+    torch.set_num_threads(config.threads)
+    _seed_all(config.seed)
+    samples = gather(config, photo_folders, report)
+    report(f"data ready: {len(samples.images)} finder images, {sum(len(c) for c in samples.crops)} crops ({time.monotonic() - start:.0f} s)")
+    finder = train_finder(samples, config, report)
+    samples.extend(mine(finder, config, photo_folders, report))
+    reader = train_reader(samples, config, report)
+    seconds = time.monotonic() - start
+    export(finder, reader, out_dir, config, {"finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below, "train_seconds": round(seconds)})
+    report(f"exported to {out_dir} after {seconds / 60:.1f} min")
+    return seconds

@@ -1,0 +1,99 @@
+"""Measuring a reader: on labelled folders, per renderer condition, and its latency.
+
+Shared by ``scorekeeper evaluate``, ``scorekeeper train`` (the model card) and the benchmarks.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.vision.dataset import LabelledImage
+from scorekeeper.vision.detections import DiceReader, Detections
+from scorekeeper.vision.evaluation import Score
+from scorekeeper.vision.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, render
+
+CONDITION_SEED = 777_000
+"""Seed of the rendered condition sets (never used for training data)."""
+
+
+def score_dataset(reader: DiceReader, items: Iterable[LabelledImage]) -> Score:
+    """Read every image and compare with its labels."""
+    score = Score()
+    for item in items:
+        score.add(item.labels, reader.read(item.load()), item.path.name)
+    return score
+
+
+def _variants() -> dict[str, list[tuple[str, Callable[[Scene, np.random.Generator], Scene]]]]:
+    def light(name: str) -> Callable[[Scene, np.random.Generator], Scene]:
+        return lambda scene, rng: replace(scene, light=name)
+
+    def tilt(lo: float, hi: float) -> Callable[[Scene, np.random.Generator], Scene]:
+        return lambda scene, rng: replace(scene, tilt=float(rng.uniform(lo, hi)))
+
+    def blur(lo: float, hi: float) -> Callable[[Scene, np.random.Generator], Scene]:
+        return lambda scene, rng: replace(scene, blur=float(rng.uniform(lo, hi)) if hi else 0.0)
+
+    def colour(name: str) -> Callable[[Scene, np.random.Generator], Scene]:
+        return lambda scene, rng: replace(scene, dice=tuple(replace(d, look=random_look(rng, name)) for d in scene.dice))
+
+    return {
+        "colour": [(name, colour(name)) for name in DIE_COLOURS],
+        "tilt": [("0-5 deg", tilt(0, 5)), ("5-25 deg", tilt(5, 25)), ("25-45 deg", tilt(25, 45))],
+        "blur": [("sharp", blur(0, 0)), ("sigma 0.5-1.5", blur(0.5, 1.5)), ("sigma 1.5-2.5", blur(1.5, 2.5))],
+        "light": [(name, light(name)) for name in LIGHTS],
+    }
+
+
+def condition_scenes(scenes: int, seed: int = CONDITION_SEED) -> dict[tuple[str, str], list[Scene]]:
+    """Rendered test scenes for each (condition, value): the same random base scenes with one
+    condition set, dice at rest (a settled roll is what gets scored)."""
+    out: dict[tuple[str, str], list[Scene]] = {}
+    for condition, variants in _variants().items():
+        for name, change in variants:
+            rng = np.random.default_rng([seed, len(out)])
+            base_rng = np.random.default_rng(seed)
+            batch = []
+            for _ in range(scenes):
+                scene = random_scene(base_rng)
+                scene = replace(scene, dice=tuple(replace(d, motion=(0.0, 0.0), tumble=0.0) for d in scene.dice), hand=None)
+                batch.append(change(scene, rng))
+            out[(condition, name)] = batch
+    return out
+
+
+def score_conditions(reader: DiceReader, scenes: int, seed: int = CONDITION_SEED) -> dict[tuple[str, str], Score]:
+    """A score per renderer condition."""
+    result = {}
+    for key, batch in condition_scenes(scenes, seed).items():
+        score = Score()
+        for scene in batch:
+            image, labels = render(scene)
+            score.add(labels, reader.read(image))
+        result[key] = score
+    return result
+
+
+def median_latency(read: Callable[[NDArray[np.uint8]], Detections], frames: list[NDArray[np.uint8]], runs: int) -> float:
+    """Median seconds of one read over ``runs`` reads cycling through ``frames`` (after a warm-up)."""
+    for frame in frames[:3]:
+        read(frame)
+    times = []
+    for i in range(runs):
+        frame = frames[i % len(frames)]
+        start = time.perf_counter()
+        read(frame)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def latency_frames(width: int, height: int, count: int = 8, seed: int = 4242) -> list[NDArray[np.uint8]]:
+    """Rendered frames of a given size with a typical handful of dice."""
+    rng = np.random.default_rng(seed)
+    return [render(random_scene(rng, width, height, dice=int(rng.integers(4, 9))))[0] for _ in range(count)]

@@ -1,0 +1,183 @@
+"""Pure-numpy pre- and post-processing around the two ONNX models (OpenCV only for resizing).
+
+Stage 1, the finder, looks at the frame scaled down so its long side is at most
+``FINDER_MAX_SIDE`` (and at most half size), and outputs a centre heatmap, box size and centre
+offset on a grid ``STRIDE`` times coarser than its input. Stage 2, the pip reader, looks at a
+square ``CROP`` x ``CROP`` crop of each found die cut from the full-resolution frame and gives
+seven scores: not a die, 1, 2, ..., 6 pips.
+
+>>> frame = np.zeros((480, 640, 3), np.uint8)
+>>> tensor, scale = finder_input(frame)
+>>> tensor.shape, scale
+((1, 3, 240, 320), 0.5)
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+STRIDE = 4
+"""Finder output cells per input pixel: one heatmap cell covers 4x4 input pixels."""
+ALIGN = 16
+"""The finder's input sides are padded to a multiple of this (its deepest stride)."""
+FINDER_SCALE = 0.5
+"""The finder never looks at more than half the frame's resolution: dice are >= 15 px."""
+FINDER_MAX_SIDE = 640
+"""Long side of the finder's input at most; bigger frames are scaled down further."""
+CROP = 32
+"""Side of the pip reader's square input crop, px."""
+CROP_CONTEXT = 1.25
+"""Crop side as a multiple of the found box's longer side: the whole die plus a margin."""
+NOT_A_DIE = 0
+"""Index of the pip reader's "not a die" score; index v is v pips."""
+
+
+def finder_scale(height: int, width: int) -> float:
+    """The factor the frame is resized by for the finder.
+
+    >>> finder_scale(480, 640), finder_scale(1080, 1920)
+    (0.5, 0.3333333333333333)
+    """
+    return min(FINDER_SCALE, FINDER_MAX_SIDE / max(height, width))
+
+
+def finder_input(frame: NDArray[np.uint8], scale: float | None = None) -> tuple[NDArray[np.float32], float]:
+    """The finder's input tensor (1, 3, H, W), BGR in 0-1, padded with zeros to multiples of
+    ``ALIGN``, and the scale used."""
+    h, w = frame.shape[:2]
+    s = finder_scale(h, w) if scale is None else scale
+    sw, sh = max(1, round(w * s)), max(1, round(h * s))
+    small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
+    ph, pw = math.ceil(sh / ALIGN) * ALIGN, math.ceil(sw / ALIGN) * ALIGN
+    tensor = np.zeros((1, 3, ph, pw), np.float32)
+    tensor[0, :, :sh, :sw] = small.transpose(2, 0, 1) * np.float32(1 / 255)
+    return tensor, s
+
+
+def _peaks(heat: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Cells that are the maximum of their 3x3 neighbourhood."""
+    padded = np.pad(heat, 1, mode="constant", constant_values=-1.0)
+    h, w = heat.shape
+    best = heat.copy()
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            best = np.maximum(best, padded[dy : dy + h, dx : dx + w])
+    result: NDArray[np.bool_] = heat >= best
+    return result
+
+
+def decode_finder(
+    output: NDArray[np.float32], scale: float, frame_hw: tuple[int, int], threshold: float
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Boxes (n, 4) in frame pixels and their scores from the finder's (1, 5, h, w) output:
+    heatmap (already sigmoid), log of box width and height in cells, centre offset in cells.
+
+    >>> out = np.zeros((1, 5, 8, 8), np.float32)
+    >>> out[0, 0, 3, 4] = 0.9
+    >>> out[0, 1:3, 3, 4] = np.log(2.0)
+    >>> boxes, scores = decode_finder(out, 0.5, (64, 64), 0.3)
+    >>> boxes.tolist(), scores.astype(float).round(2).tolist()
+    ([[28.0, 20.0, 44.0, 36.0]], [0.9])
+    """
+    heat = output[0, 0]
+    ys, xs = np.nonzero((heat >= threshold) & _peaks(heat))
+    scores = heat[ys, xs].astype(np.float32)
+    cx = (xs + 0.5 + output[0, 3, ys, xs]) * STRIDE / scale
+    cy = (ys + 0.5 + output[0, 4, ys, xs]) * STRIDE / scale
+    bw = np.exp(np.clip(output[0, 1, ys, xs], -3, 5)) * STRIDE / scale
+    bh = np.exp(np.clip(output[0, 2, ys, xs], -3, 5)) * STRIDE / scale
+    fh, fw = frame_hw
+    boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1).astype(np.float32).reshape(-1, 4)
+    boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, fw)
+    boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, fh)
+    order = np.argsort(-scores, kind="stable")
+    return boxes[order], scores[order]
+
+
+def box_iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(len(a), len(b)) intersection over union of two sets of x0, y0, x1, y1 boxes.
+
+    >>> box_iou(np.array([[0, 0, 10, 10]], np.float32), np.array([[5, 0, 15, 10]], np.float32)).astype(float).round(3).tolist()
+    [[0.333]]
+    """
+    a = np.asarray(a, np.float32).reshape(-1, 4)
+    b = np.asarray(b, np.float32).reshape(-1, 4)
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = (x1 - x0).clip(0) * (y1 - y0).clip(0)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    result: NDArray[np.float32] = (inter / np.maximum(union, 1e-6)).astype(np.float32)
+    return result
+
+
+def suppress_overlaps(boxes: NDArray[np.float32], scores: NDArray[np.float32], iou: float = 0.5) -> NDArray[np.int64]:
+    """Indices of the boxes kept by greedy non-maximum suppression, best first.
+
+    >>> suppress_overlaps(np.array([[0, 0, 10, 10], [1, 1, 10, 10], [20, 20, 30, 30]], np.float32),
+    ...                   np.array([0.9, 0.8, 0.7], np.float32)).tolist()
+    [0, 2]
+    """
+    order = np.argsort(-scores, kind="stable")
+    keep: list[int] = []
+    overlaps = box_iou(boxes, boxes)
+    suppressed = np.zeros(len(boxes), bool)
+    for i in order:
+        if suppressed[i]:
+            continue
+        keep.append(int(i))
+        suppressed |= overlaps[i] > iou
+    return np.array(keep, np.int64)
+
+
+def crop_boxes(frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: float = CROP_CONTEXT) -> NDArray[np.uint8]:
+    """(n, CROP, CROP, 3) square crops centred on each box, ``context`` times its longer side,
+    cut from the full-resolution frame (the outside of the frame reads as black).
+
+    >>> frame = np.full((100, 100, 3), 200, np.uint8)
+    >>> crop_boxes(frame, np.array([[40, 40, 60, 60]], np.float32)).shape
+    (1, 32, 32, 3)
+    """
+    crops = np.zeros((len(boxes), CROP, CROP, 3), np.uint8)
+    for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float32).reshape(-1, 4)):
+        side = max(x1 - x0, y1 - y0, 2.0) * context
+        s = CROP / side
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        m = np.array([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]], np.float32)
+        # Area-average when shrinking a lot, so pips do not alias away.
+        src = frame
+        if s < 0.5:
+            k = int(1 / s)
+            bx0, by0 = max(0, int(cx - side)), max(0, int(cy - side))
+            bx1, by1 = min(frame.shape[1], int(cx + side) + 1), min(frame.shape[0], int(cy + side) + 1)
+            if bx1 <= bx0 or by1 <= by0:
+                continue
+            src = np.asarray(cv2.resize(frame[by0:by1, bx0:bx1], None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), np.uint8)
+            m = np.array([[s * k, 0, CROP / 2 - s * k * (cx - bx0) / k], [0, s * k, CROP / 2 - s * k * (cy - by0) / k]], np.float32)
+        crops[i] = cv2.warpAffine(src, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    return crops
+
+
+def reader_input(crops: NDArray[np.uint8]) -> NDArray[np.float32]:
+    """The pip reader's input (n, 3, CROP, CROP), BGR in 0-1."""
+    result: NDArray[np.float32] = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) * np.float32(1 / 255)
+    return result
+
+
+def softmax(logits: NDArray[np.float32]) -> NDArray[np.float32]:
+    """Row-wise softmax.
+
+    >>> softmax(np.array([[0.0, 0.0]], np.float32)).tolist()
+    [[0.5, 0.5]]
+    """
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    result: NDArray[np.float32] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return result

@@ -1,0 +1,177 @@
+"""The ONNX dice reader: finds every die in a frame, then reads each one's pips.
+
+Two models from ``models/`` (see models/README.md): the finder, a tiny CenterNet-style network on
+the half-size frame, and the pip reader, a small classifier over a full-resolution crop of each
+found die that also says "not a die". Sessions are created once; threads and providers are set
+explicitly; the manifest's SHA-256 of each file is checked at load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import (
+    NOT_A_DIE,
+    crop_boxes,
+    decode_finder,
+    finder_input,
+    reader_input,
+    softmax,
+    suppress_overlaps,
+)
+
+log = logging.getLogger(__name__)
+
+FINDER_FILE = "finder.onnx"
+"""The dice finder's file name in a model folder."""
+PIPS_FILE = "pips.onnx"
+"""The pip reader's file name in a model folder."""
+MANIFEST_FILE = "manifest.json"
+"""The model folder's manifest: file names, SHA-256 and thresholds, written by ``scorekeeper train``."""
+MAX_DICE = 64
+"""At most this many dice are read in one frame (the best-scored ones)."""
+RESTORE_HINT = "restore it with `git checkout -- models/` or retrain it with `scorekeeper train` (needs the train extra)"
+
+
+class ModelError(ValueError):
+    """A model folder or file that is missing, damaged or not a dice model."""
+
+
+class ReaderError(RuntimeError):
+    """The ONNX runtime failed while reading a frame."""
+
+
+def sha256_of(path: Path) -> str:
+    """Hex SHA-256 of a file."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def default_model_dir() -> Path:
+    """Where the committed models are: ``models/`` of a source checkout (also an editable
+    install), else the copy a wheel install puts in ``<prefix>/share/scorekeeper/models``."""
+    candidates = [Path(__file__).resolve().parents[2] / "models"]
+    for scheme in (None, f"{os.name}_user"):
+        try:
+            data = sysconfig.get_path("data") if scheme is None else sysconfig.get_path("data", scheme)
+        except KeyError:
+            continue
+        candidates.append(Path(data) / "share" / "scorekeeper" / "models")
+    for candidate in candidates:
+        if (candidate / MANIFEST_FILE).is_file():
+            return candidate
+    return candidates[0]
+
+
+@dataclass(frozen=True)
+class ModelFiles:
+    """A checked model folder: both ONNX files and the thresholds they were tuned with."""
+
+    finder: Path
+    """The dice finder."""
+    pips: Path
+    """The pip reader."""
+    finder_threshold: float
+    """Heatmap peaks at least this high are candidate dice."""
+    unsure_below: float
+    """Dice read with less confidence are reported unsure."""
+
+    @classmethod
+    def load(cls, folder: Path | None = None) -> ModelFiles:
+        """Read the manifest and check both files' SHA-256."""
+        folder = default_model_dir() if folder is None else Path(folder)
+        if folder.is_file() and folder.name == MANIFEST_FILE:
+            folder = folder.parent
+        manifest_path = folder / MANIFEST_FILE
+        if not manifest_path.is_file():
+            raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
+        try:
+            manifest: dict[str, Any] = json.loads(manifest_path.read_text(encoding="utf-8"))
+            entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
+            finder_threshold = float(manifest["finder_threshold"])
+            unsure_below = float(manifest["unsure_below"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"damaged model manifest {manifest_path} ({exc!r}); {RESTORE_HINT}") from None
+        for path, expected in entries.values():
+            if not path.is_file():
+                raise ModelError(f"model file {path} is missing; {RESTORE_HINT}")
+            actual = sha256_of(path)
+            if actual != expected:
+                raise ModelError(f"model file {path} is damaged: SHA-256 {actual[:16]}... is not the expected {expected[:16]}...; {RESTORE_HINT}")
+        return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below)
+
+
+def _session(path: Path, threads: int) -> Any:
+    import onnxruntime as ort  # type: ignore[import-untyped]
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.log_severity_level = 3
+    available = ort.get_available_providers()
+    providers = ["CPUExecutionProvider"] if "CPUExecutionProvider" in available else available[:1]
+    if providers != ["CPUExecutionProvider"]:
+        log.warning("CPUExecutionProvider is not available; falling back to %s", providers)
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=providers)
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise ModelError(f"cannot load model {path}: {exc}; {RESTORE_HINT}") from None
+
+
+class OnnxDiceReader:
+    """Reads the dice in BGR uint8 frames with the project's two ONNX models.
+
+    ``model_dir`` defaults to the committed models; ``threads`` is onnxruntime's intra-op thread
+    count (2 suits a laptop that also runs the window).
+    """
+
+    def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
+        self.files = ModelFiles.load(model_dir)
+        self._finder = _session(self.files.finder, threads)
+        self._pips = _session(self.files.pips, threads)
+        self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
+        """Dice read with less confidence are reported unsure."""
+
+    def read(self, frame: NDArray[np.uint8]) -> Detections:
+        """The dice in one BGR frame (height, width, 3) of uint8."""
+        frame = np.asarray(frame)
+        if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError(f"the reader needs a BGR uint8 frame (height, width, 3), got {frame.dtype} {frame.shape}")
+        height, width = frame.shape[:2]
+        if height < 16 or width < 16:
+            raise ValueError(f"frame of {width}x{height} px is too small to hold a die; need at least 16x16")
+        tensor, scale = finder_input(frame)
+        try:
+            maps = self._finder.run(None, {"frame": tensor})[0]
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise ReaderError(f"dice finder failed on a {width}x{height} frame: {exc}") from exc
+        boxes, scores = decode_finder(maps, scale, (height, width), self.files.finder_threshold)
+        keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
+        boxes = boxes[keep]
+        if not len(boxes):
+            return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
+        try:
+            logits = self._pips.run(None, {"crops": reader_input(crop_boxes(frame, boxes))})[0]
+        except Exception as exc:
+            raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
+        probs = softmax(logits)
+        values = probs[:, 1:].argmax(1) + 1
+        is_die = probs[:, NOT_A_DIE] < 0.5
+        confidences = probs[np.arange(len(values)), values]
+        return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)

@@ -1,0 +1,53 @@
+"""The rendered ``sample_images/`` the tests read: settled rolls in every condition of the renderer.
+
+Regenerate with ``python -m scorekeeper.vision.samples sample_images`` (deterministic).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision.dataset import format_yolo_labels
+from scorekeeper.vision.render import LIGHTS, Scene, random_scene, render, render_with_visibility
+
+SAMPLES_SEED = 20_261_130
+"""Seed of the sample scenes (never used for training data)."""
+
+
+def sample_scenes(count: int = 36, seed: int = SAMPLES_SEED) -> list[Scene]:
+    """Settled rolls: every die at rest and wholly in view, 18 px or bigger; lights, tilts and
+    frame sizes taken in turn so each appears."""
+    rng = np.random.default_rng(seed)
+    scenes = []
+    for i in range(count):
+        width, height = ((640, 480), (640, 480), (1280, 720), (800, 600))[i % 4]
+        scene = random_scene(rng, width, height, dice=int(rng.integers(1, 9)))
+        dice = tuple(replace(d, motion=(0.0, 0.0), tumble=0.0, size=max(d.size, 18.0)) for d in scene.dice)
+        scene = replace(scene, dice=dice, light=LIGHTS[i % len(LIGHTS)], tilt=float(i % 5) * 9.0)
+        _, labels, visible, index = render_with_visibility(scene)
+        whole = {int(j) for j, v in zip(index, visible) if v > 0.97}
+        scene = replace(scene, dice=tuple(d for j, d in enumerate(scene.dice) if j in whole))
+        scenes.append(scene)
+    return scenes
+
+
+def write_samples(folder: Path, count: int = 36, seed: int = SAMPLES_SEED) -> int:
+    """Render the sample scenes into ``folder/images`` (JPEG) and ``folder/labels`` (YOLO)."""
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    (folder / "labels").mkdir(parents=True, exist_ok=True)
+    for i, scene in enumerate(sample_scenes(count, seed)):
+        image, labels = render(scene)
+        stem = f"scene_{i:02d}_{scene.light}_tilt{scene.tilt:.0f}_{scene.table.kind}"
+        cv2.imwrite(str(folder / "images" / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        (folder / "labels" / f"{stem}.txt").write_text(format_yolo_labels(labels, scene.width, scene.height), encoding="utf-8")
+    return count
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "sample_images")
+    print(f"wrote {write_samples(target)} scenes to {target}")

@@ -1,0 +1,113 @@
+"""``scorekeeper read``, ``evaluate`` and ``bench``: the command-line contract."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.cli import main
+from scorekeeper.vision.dataset import load_dataset
+from scorekeeper.vision.images import load_frame
+from scorekeeper.vision.reader import OnnxDiceReader
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_images"
+
+
+def lines(text: str) -> list[dict[str, object]]:
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def roll_read(path: Path) -> list[int]:
+    """What the reader itself reads in an image: the command line must print exactly that."""
+    return OnnxDiceReader().read(load_frame(path)).roll()
+
+
+def test_read_json_gives_one_line_per_image_with_the_contract_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    items = load_dataset(SAMPLES)[:3]
+    assert main(["read", "--json", *(str(i.path) for i in items)]) == 0
+    records = lines(capsys.readouterr().out)
+    assert [r["image"] for r in records] == [str(i.path) for i in items]
+    for record, item in zip(records, items):
+        assert set(record) == {"image", "width", "height", "dice", "roll"}
+        assert record["roll"] == roll_read(item.path)
+        dice = record["dice"]
+        assert isinstance(dice, list) and dice
+        assert set(dice[0]) == {"box", "value", "confidence", "unsure"}
+        assert sorted(d["value"] for d in dice) == record["roll"]
+
+
+def test_read_reports_bad_images_per_image_and_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = load_dataset(SAMPLES)[0]
+    (tmp_path / "empty.png").write_bytes(b"")
+    (tmp_path / "text.jpg").write_text("hello")
+    cv2.imwrite(str(tmp_path / "tiny.png"), np.zeros((4, 4, 3), np.uint8))
+    paths = [tmp_path / "missing.png", tmp_path / "empty.png", tmp_path / "text.jpg", tmp_path / "tiny.png", good.path]
+    assert main(["read", "--json", *map(str, paths)]) == 1
+    records = lines(capsys.readouterr().out)
+    assert [r["image"] for r in records] == [str(p) for p in paths]
+    assert records[0]["error"] == "no such file" and records[1]["error"] == "empty file"
+    assert "not an image" in str(records[2]["error"]) and "too small" in str(records[3]["error"])
+    assert records[4]["roll"] == roll_read(good.path)
+
+
+def test_read_converts_grey_16_bit_and_alpha_images(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    item = load_dataset(SAMPLES)[0]
+    frame = item.load()
+    cv2.imwrite(str(tmp_path / "grey.png"), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+    cv2.imwrite(str(tmp_path / "deep.png"), frame.astype(np.uint16) * 257)
+    cv2.imwrite(str(tmp_path / "alpha.png"), cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA))
+    assert main(["read", "--json", str(tmp_path / "grey.png"), str(tmp_path / "deep.png"), str(tmp_path / "alpha.png")]) == 0
+    records = lines(capsys.readouterr().out)
+    assert all("error" not in r and r["width"] == frame.shape[1] for r in records)
+    assert records[1]["roll"] == records[2]["roll"] == roll_read(item.path)
+
+
+@pytest.mark.slow
+def test_read_handles_a_huge_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frame = cv2.resize(load_dataset(SAMPLES)[0].load(), (8000, 6000), interpolation=cv2.INTER_NEAREST)
+    cv2.imwrite(str(tmp_path / "huge.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    assert main(["read", "--json", str(tmp_path / "huge.jpg")]) == 0
+    record = lines(capsys.readouterr().out)[0]
+    assert record["width"] == 8000 and record["height"] == 6000 and isinstance(record["dice"], list)
+
+
+def test_read_text_output_and_a_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    item = load_dataset(SAMPLES)[0]
+    assert main(["read", str(item.path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{item.path}: {' '.join(map(str, roll_read(item.path)))}")
+    assert main(["read", "--model", str(tmp_path), str(item.path)]) == 2
+    err = capsys.readouterr().err
+    assert f"no dice model at {tmp_path}" in err and "scorekeeper train" in err
+
+
+def test_evaluate_prints_the_metrics_and_the_confusion(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["evaluate", str(SAMPLES)]) == 0
+    out = capsys.readouterr().out
+    for word in ("recall", "precision", "value accuracy", "roll exact", "confusion"):
+        assert word in out
+    assert main(["evaluate", "--json", str(SAMPLES)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["images"] == len(load_dataset(SAMPLES)) and len(record["confusion"]) == 7
+
+
+def test_evaluate_split_and_bad_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    stems = sorted(p.stem for p in (SAMPLES / "images").iterdir())
+    (tmp_path / "split.csv").write_text("stem,split\n" + "".join(f"{s},{'test' if i < 2 else 'train'}\n" for i, s in enumerate(stems)))
+    assert main(["evaluate", "--json", str(SAMPLES), "--split", str(tmp_path / "split.csv"), "test"]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 2
+    assert main(["evaluate", str(tmp_path)]) == 2
+    assert "has no images/ folder" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_bench_shows_both_readers_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--runs", "3", "--scenes", "2", "--data", str(SAMPLES)]) == 0
+    out = capsys.readouterr().out
+    assert "onnx two-stage" in out and "classical OpenCV" in out
+    assert "640x480" in out and "1280x720" in out and "sample_images" in out

@@ -1,0 +1,186 @@
+"""Pre- and post-processing around the ONNX models, the data set format, the metrics and image loading."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.vision import Detections
+from scorekeeper.vision.dataset import DatasetError, format_yolo_labels, load_dataset, parse_yolo_labels
+from scorekeeper.vision.evaluation import Score, match
+from scorekeeper.vision.images import ImageError, load_frame, to_bgr8
+from scorekeeper.vision.processing import (
+    ALIGN,
+    CROP,
+    STRIDE,
+    box_iou,
+    crop_boxes,
+    decode_finder,
+    finder_input,
+    finder_scale,
+    reader_input,
+    softmax,
+    suppress_overlaps,
+)
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "scale", "shape"),
+    [(480, 640, 0.5, (240, 320)), (720, 1280, 0.5, (368, 640)), (1080, 1920, 1 / 3, (368, 640)), (6000, 8000, 0.08, (480, 640)), (17, 23, 0.5, (16, 16))],
+)
+def test_finder_input_scales_down_and_pads_to_the_network_stride(height: int, width: int, scale: float, shape: tuple[int, int]) -> None:
+    frame = np.full((height, width, 3), 255, np.uint8)
+    tensor, used = finder_input(frame)
+    assert used == pytest.approx(scale)
+    assert tensor.shape == (1, 3, *shape) and tensor.dtype == np.float32
+    assert tensor.shape[2] % ALIGN == 0 and tensor.shape[3] % ALIGN == 0
+    assert tensor.max() == pytest.approx(1.0)
+    padded = tensor.shape[2:] != (round(height * used), round(width * used))
+    assert tensor.min() == (0.0 if padded else 1.0)  # the padding is zero
+    assert finder_scale(height, width) == pytest.approx(scale)
+
+
+@given(
+    cx=st.floats(70, 250),
+    cy=st.floats(70, 170),
+    w=st.floats(16, 120),
+    h=st.floats(16, 120),
+)
+@settings(max_examples=50, deadline=None)
+def test_decoding_an_encoded_box_gives_it_back(cx: float, cy: float, w: float, h: float) -> None:
+    scale = 0.5
+    cells = np.zeros((1, 5, 240 // STRIDE * 2, 320 // STRIDE * 2), np.float32)
+    gx, gy = cx * scale / STRIDE, cy * scale / STRIDE
+    ix, iy = int(gx), int(gy)
+    cells[0, 0, iy, ix] = 0.8
+    cells[0, 1, iy, ix] = np.log(w * scale / STRIDE)
+    cells[0, 2, iy, ix] = np.log(h * scale / STRIDE)
+    cells[0, 3, iy, ix] = gx - ix - 0.5
+    cells[0, 4, iy, ix] = gy - iy - 0.5
+    boxes, scores = decode_finder(cells, scale, (10_000, 10_000), 0.5)
+    assert scores.tolist() == [pytest.approx(0.8)]
+    assert boxes[0] == pytest.approx([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], abs=1e-2)
+
+
+def test_only_local_peaks_above_the_threshold_are_dice() -> None:
+    cells = np.zeros((1, 5, 10, 10), np.float32)
+    cells[0, 0, 2, 2], cells[0, 0, 2, 3] = 0.9, 0.7  # a peak and its shoulder
+    cells[0, 0, 7, 7] = 0.4
+    cells[0, 0, 5, 0] = 0.2  # below the threshold
+    boxes, scores = decode_finder(cells, 1.0, (40, 40), 0.3)
+    assert scores.astype(float).round(2).tolist() == [0.9, 0.4]
+    assert len(boxes) == 2 and np.all(boxes >= 0) and np.all(boxes <= 40)
+
+
+def test_non_maximum_suppression_keeps_the_best_of_overlapping_boxes() -> None:
+    boxes = np.array([[0, 0, 10, 10], [20, 20, 30, 30], [1, 0, 11, 10], [21, 21, 30, 30]], np.float32)
+    scores = np.array([0.5, 0.9, 0.8, 0.3], np.float32)
+    assert suppress_overlaps(boxes, scores).tolist() == [1, 2]
+    assert suppress_overlaps(np.zeros((0, 4), np.float32), np.zeros(0, np.float32)).tolist() == []
+    assert box_iou(boxes[:1], boxes[:1]).tolist() == [[1.0]]
+
+
+def test_crops_are_square_centred_and_cut_at_full_resolution() -> None:
+    frame = np.zeros((400, 400, 3), np.uint8)
+    frame[190:210, 190:210] = 255  # a 20 px white square
+    crops = crop_boxes(frame, np.array([[190, 190, 210, 210], [0, 0, 8, 8], [300, 300, 400, 400]], np.float32))
+    assert crops.shape == (3, CROP, CROP, 3)
+    middle = crops[0, :, :, 0]
+    assert middle[CROP // 2, CROP // 2] == 255 and middle[0, 0] == 0
+    white = np.argwhere(middle > 127)
+    assert abs(white.mean(0) - (CROP - 1) / 2).max() < 1.0  # centred
+    assert (middle > 127).sum() == pytest.approx((CROP / 1.25) ** 2, rel=0.15)  # 1.25x context
+    tensor = reader_input(crops)
+    assert tensor.shape == (3, 3, CROP, CROP) and tensor.max() <= 1.0
+
+
+def test_a_huge_box_is_area_averaged_not_aliased() -> None:
+    frame = np.zeros((1000, 1000, 3), np.uint8)
+    frame[::2] = 255  # fine stripes average to grey
+    crop = crop_boxes(frame, np.array([[100, 100, 900, 900]], np.float32))[0]
+    assert 90 < crop[8:24, 8:24].mean() < 165
+
+
+def test_softmax_rows_sum_to_one() -> None:
+    probs = softmax(np.array([[1000.0, 0.0, -5.0], [1.0, 2.0, 3.0]], np.float32))
+    assert probs.sum(1) == pytest.approx([1.0, 1.0]) and probs[0, 0] == pytest.approx(1.0)
+
+
+def test_yolo_labels_round_trip_and_bad_lines_are_named() -> None:
+    labels = Detections(np.array([[10, 20, 50, 60], [100, 0, 140, 30]]), np.array([6, 1]), np.ones(2))
+    text = format_yolo_labels(labels, 200, 100)
+    back = parse_yolo_labels(text, 200, 100)
+    assert back.values.tolist() == [6, 1] and np.allclose(back.boxes, labels.boxes, atol=1e-3)
+    with pytest.raises(DatasetError, match=r"x\.txt:2: expected 'class cx cy w h' with class 0-5"):
+        parse_yolo_labels("0 0.5 0.5 0.1 0.1\n6 0.5 0.5 0.1 0.1\n", 10, 10, "x.txt")
+    with pytest.raises(DatasetError, match="x.txt:1"):
+        parse_yolo_labels("one two", 10, 10, "x.txt")
+
+
+def test_load_dataset_reads_images_labels_and_splits(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for stem in ("a", "b", "c"):
+        cv2.imwrite(str(tmp_path / "images" / f"{stem}.png"), np.zeros((40, 80, 3), np.uint8))
+    (tmp_path / "labels" / "a.txt").write_text("4 0.5 0.5 0.25 0.5\n")
+    (tmp_path / "split.csv").write_text("stem,split\na,test\nb,train\nc,test\n")
+    everything = load_dataset(tmp_path)
+    assert [i.path.name for i in everything] == ["a.png", "b.png", "c.png"]
+    assert everything[0].labels.roll() == [5] and everything[0].labels.boxes.tolist() == [[30.0, 10.0, 50.0, 30.0]]
+    assert [i.path.stem for i in load_dataset(tmp_path, split="test")] == ["a", "c"]
+    with pytest.raises(DatasetError, match="split 'val' not in"):
+        load_dataset(tmp_path, split="val")
+    with pytest.raises(DatasetError, match="has no images/ folder"):
+        load_dataset(tmp_path / "labels")
+
+
+def test_score_counts_found_missed_extra_and_confused_dice() -> None:
+    truth = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]]), np.array([1, 5, 6]), np.ones(3))
+    found = Detections(
+        np.array([[0, 0, 10, 10], [21, 0, 31, 10], [80, 80, 90, 90]]), np.array([1, 3, 2]), np.array([0.99, 0.4, 0.9])
+    )
+    assert match(truth, found) == [(0, 0), (1, 1)]
+    score = Score()
+    score.add(truth, found, "x.jpg")
+    score.add(truth[:1], found[:1], "y.jpg")
+    assert (score.labelled, score.found, score.matched, score.right) == (4, 4, 3, 2)
+    assert score.recall == 0.75 and score.precision == 0.75 and score.value_accuracy == pytest.approx(2 / 3)
+    assert score.roll_exact == 0.5 and score.failures == ["x.jpg: labelled [1, 5, 6], read [1, 2, 3]"]
+    assert score.sure == 2 and score.sure_accuracy == 1.0 and score.unsure_share == pytest.approx(1 / 3)
+    assert score.confusion[5, 3] == 1 and score.confusion[6, 0] == 1 and score.confusion[0, 2] == 1
+    assert "recall" in score.report() and score.to_json()["confusion"][1][1] == 2
+
+
+@pytest.mark.parametrize(
+    ("image", "shape"),
+    [
+        (np.zeros((5, 6), np.uint8), (5, 6, 3)),
+        (np.zeros((5, 6, 1), np.uint8), (5, 6, 3)),
+        (np.zeros((5, 6, 4), np.uint8), (5, 6, 3)),
+        (np.zeros((5, 6, 3), np.uint16), (5, 6, 3)),
+        (np.zeros((5, 6, 3), np.float32), (5, 6, 3)),
+    ],
+)
+def test_any_common_image_layout_becomes_a_bgr8_frame(image: np.ndarray, shape: tuple[int, ...]) -> None:
+    frame = to_bgr8(image)
+    assert frame.shape == shape and frame.dtype == np.uint8
+
+
+def test_unusable_images_are_refused_with_the_reason(tmp_path: Path) -> None:
+    with pytest.raises(ImageError, match="unsupported pixel type int64"):
+        to_bgr8(np.zeros((4, 4, 3), np.int64))
+    with pytest.raises(ImageError, match="no such file"):
+        load_frame(tmp_path / "missing.png")
+    (tmp_path / "empty.png").write_bytes(b"")
+    with pytest.raises(ImageError, match="empty file"):
+        load_frame(tmp_path / "empty.png")
+    (tmp_path / "notes.jpg").write_text("not a picture")
+    with pytest.raises(ImageError, match="not an image"):
+        load_frame(tmp_path / "notes.jpg")
+    with pytest.raises(ImageError, match="is a folder"):
+        load_frame(tmp_path)
