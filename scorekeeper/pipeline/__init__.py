@@ -1,0 +1,67 @@
+"""From camera frames to rolls, without a window: frame sources, the rolling area, settling, the watch loop.
+
+No Qt here. ``scorekeeper watch`` and the window's capture thread both run a :class:`Watcher`::
+
+    with open_source("webcam:0", resolution=profile.resolution) as source:
+        watcher = Watcher(source, default_reader(), profile)
+        for step in watcher:            # WatchStep: frame, dice, aside, events, state, fps
+            for event in step.events:   # SettleEvent: moving / settled (the roll) / cleared
+                ...
+
+The demo table (``open_source("demo")``, :mod:`scorekeeper.pipeline.demo`) renders dice rolls
+on the fly, so all of it runs with no camera.
+"""
+
+from scorekeeper.pipeline.calibration import (
+    CalibrationError,
+    CalibrationProfile,
+    default_profile,
+    load_profile,
+    save_profile,
+    split_by_area,
+)
+from scorekeeper.pipeline.settling import EventKind, SettleError, SettleEvent, SettleParams, Settler, TableState
+from scorekeeper.pipeline.sources import (
+    CameraLost,
+    Frame,
+    FrameSource,
+    ImageFolderSource,
+    SourceError,
+    SourceKind,
+    SourceSpec,
+    VideoSource,
+    WebcamSource,
+    open_source,
+    parse_source,
+)
+from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, WatchStep, default_reader
+
+__all__ = [
+    "CalibrationError",
+    "CalibrationProfile",
+    "CameraLost",
+    "EventKind",
+    "Frame",
+    "FrameSource",
+    "ImageFolderSource",
+    "ReaderUnavailable",
+    "SettleError",
+    "SettleEvent",
+    "SettleParams",
+    "Settler",
+    "SourceError",
+    "SourceKind",
+    "SourceSpec",
+    "TableState",
+    "VideoSource",
+    "WatchStep",
+    "Watcher",
+    "WebcamSource",
+    "default_profile",
+    "default_reader",
+    "load_profile",
+    "open_source",
+    "parse_source",
+    "save_profile",
+    "split_by_area",
+]

@@ -1,0 +1,303 @@
+"""The built-in demo table, and the choreography that scripts dice on a table frame by frame.
+
+:class:`Choreography` writes a short film of a table as a list of renderer scenes: dice thrown
+in tumbling with motion blur, coming to rest, a die knocked or hopping, the camera bumped or
+shaken, the exposure jumping, a hand sweeping the dice away. Tests script exact films with it;
+:class:`DemoTable` improvises an endless, seeded one, so the program can be tried (and tested)
+with no camera.
+
+>>> film = Choreography(320, 240, seed=3)
+>>> film.throw([1, 5, 5], frames=12)
+>>> film.rest(10)
+>>> film.sweep(frames=12)
+>>> len(film.scenes), film.scenes[-1].dice
+(34, ())
+>>> image, labels = render_scene(film.scenes[21])
+>>> labels.roll()
+[1, 5, 5]
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.pipeline.sources import BaseSource, Frame
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render
+
+
+DEMO_LOOKS = (
+    DieLook(body=(238, 238, 236), pips=(25, 25, 25), corner=0.18),
+    DieLook(body=(40, 40, 200), pips=(240, 240, 240), corner=0.12, gloss=0.6),
+    DieLook(body=(200, 230, 240), pips=(30, 30, 160), corner=0.22),
+    DieLook(body=(35, 35, 35), pips=(235, 235, 235), corner=0.15),
+)
+"""Dice that stand out on the demo's green felt."""
+
+
+@functools.lru_cache(maxsize=4)
+def render_scene(scene: Scene) -> tuple[NDArray[np.uint8], Detections]:
+    """``render``, remembering the last few scenes: dice at rest are the same scene frame after frame."""
+    image, labels = render(scene)
+    image.setflags(write=False)
+    return image, labels
+
+
+def _ease_out(u: float) -> float:
+    return 1.0 - float((1.0 - min(max(u, 0.0), 1.0)) ** 2.2)
+
+
+class Choreography:
+    """A table filmed from above: call the actions in order; :attr:`scenes` holds one scene per frame."""
+
+    def __init__(
+        self,
+        width: int = 640,
+        height: int = 480,
+        *,
+        seed: int = 0,
+        table: TableLook | None = None,
+        look: DieLook | None = None,
+        die_size: float | None = None,
+    ) -> None:
+        self.width = width
+        self.height = height
+        self.rng = np.random.default_rng(seed)
+        self.table = table or TableLook(kind="felt", color=(52, 105, 38), color2=(40, 80, 30), seed=seed)
+        self.look = look or DEMO_LOOKS[int(self.rng.integers(len(DEMO_LOOKS)))]
+        self.size = die_size or round(min(width, height) * 0.09, 1)
+        self.dice: list[DiePose] = []
+        """The dice lying on the table now."""
+        self.scenes: list[Scene] = []
+        """One scene per frame, in order."""
+        self.exposure = 1.0
+        self.shift = (0.0, 0.0)
+        self.seed = seed
+
+    def _add(self, dice: Sequence[DiePose], *, hand: tuple[float, float, float] | None = None, shift: tuple[float, float] | None = None) -> None:
+        # One seed for the whole film: still frames are then one scene (rendered once), and the
+        # hand keeps its look while it crosses the table.
+        self.scenes.append(
+            Scene(
+                self.width,
+                self.height,
+                tuple(dice),
+                self.table,
+                exposure=self.exposure,
+                shift=shift if shift is not None else self.shift,
+                hand=hand,
+                seed=self.seed,
+                noise=1.5,
+                jpeg=0,
+            )
+        )
+
+    def _free_spot(self, taken: list[tuple[float, float]], margin: float) -> tuple[float, float]:
+        s = self.size
+        for _ in range(200):
+            x = float(self.rng.uniform(margin, self.width - margin))
+            y = float(self.rng.uniform(margin, self.height - margin))
+            if all(math.hypot(x - tx, y - ty) > 1.9 * s for tx, ty in taken):
+                return x, y
+        raise ValueError(f"no room for another die of {s:.0f} px on a {self.width}x{self.height} table")
+
+    def throw(self, values: Sequence[int], frames: int = 24, spots: Sequence[tuple[float, float]] | None = None) -> None:
+        """Throw dice in from the bottom edge: they fly tumbling and blurred, slow down, and land
+        (each at its own moment within ``frames``) showing ``values``, at ``spots`` or free places."""
+        s = self.size
+        taken = [(d.x, d.y) for d in self.dice]
+        targets: list[tuple[float, float]] = []
+        for i in range(len(values)):
+            spot = spots[i] if spots is not None else self._free_spot(taken, 1.2 * s)
+            targets.append(spot)
+            taken.append(spot)
+        flights = []
+        for (x, y), value in zip(targets, values):
+            land = int(frames * self.rng.uniform(0.6, 1.0))
+            start = (x + float(self.rng.uniform(-0.3, 0.3)) * self.width, self.height + s * float(self.rng.uniform(1, 3)))
+            faces = [int(v) for v in self.rng.integers(1, 7, size=land // 3 + 1)]
+            flights.append((start, (x, y), land, faces, int(value), float(self.rng.uniform(0, 90)), float(self.rng.uniform(200, 700))))
+        resting = list(self.dice)
+        for f in range(frames):
+            poses = list(resting)
+            for start, end, land, faces, value, angle, spin in flights:
+                if f >= land:
+                    poses.append(DiePose(end[0], end[1], s, angle + spin, value, self.look))
+                    continue
+                u, u_next = f / land, (f + 1) / land
+                x = start[0] + (end[0] - start[0]) * _ease_out(u)
+                y = start[1] + (end[1] - start[1]) * _ease_out(u)
+                vx = (end[0] - start[0]) * (_ease_out(u_next) - _ease_out(u))
+                vy = (end[1] - start[1]) * (_ease_out(u_next) - _ease_out(u))
+                late = u > 0.8
+                poses.append(
+                    DiePose(
+                        x,
+                        y,
+                        s,
+                        angle + spin * _ease_out(u),
+                        value if late else faces[f // 3],
+                        self.look,
+                        motion=(0.6 * vx, 0.6 * vy),
+                        tumble=0.35 * (1 - u) / 0.2 if late else 0.9 - 0.4 * u,
+                    )
+                )
+            self._add(poses)
+        self.dice = resting + [DiePose(end[0], end[1], s, angle + spin, value, self.look) for _, end, _, _, value, angle, spin in flights]
+
+    def rest(self, frames: int) -> None:
+        """The dice lie still."""
+        for _ in range(frames):
+            self._add(self.dice)
+
+    def knock(self, index: int, value: int, by: tuple[float, float], frames: int = 6) -> None:
+        """Die ``index`` is knocked: it slides and tumbles ``by`` (dx, dy) px and lands showing ``value``."""
+        die = self.dice[index]
+        for f in range(frames):
+            u = (f + 1) / frames
+            step = (by[0] / frames, by[1] / frames)
+            pose = replace(
+                die,
+                x=die.x + by[0] * u,
+                y=die.y + by[1] * u,
+                angle=die.angle + 90 * u,
+                value=int(self.rng.integers(1, 7)) if u < 0.7 else value,
+                motion=(0.6 * step[0], 0.6 * step[1]),
+                tumble=0.8 * (1 - u) + 0.35,
+            )
+            self._add([*self.dice[:index], pose, *self.dice[index + 1 :]])
+        self.dice[index] = replace(die, x=die.x + by[0], y=die.y + by[1], angle=die.angle + 90, value=value)
+
+    def hop(self, values: Sequence[int], frames: int = 6) -> None:
+        """Every die hops up and lands nearby showing ``values`` (a bounce off the box rim)."""
+        starts = list(self.dice)
+        moves = [(float(self.rng.uniform(-0.8, 0.8)) * self.size, float(self.rng.uniform(-0.8, 0.8)) * self.size) for _ in starts]
+        for f in range(frames):
+            u = (f + 1) / frames
+            self._add(
+                [
+                    replace(
+                        d,
+                        x=d.x + dx * u,
+                        y=d.y + dy * u,
+                        angle=d.angle + 120 * u,
+                        value=int(self.rng.integers(1, 7)),
+                        motion=(0.6 * dx / frames, 0.6 * dy / frames),
+                        tumble=0.9 - 0.3 * u,
+                    )
+                    for d, (dx, dy) in zip(starts, moves)
+                ]
+            )
+        self.dice = [replace(d, x=d.x + dx, y=d.y + dy, angle=d.angle + 120, value=int(v)) for d, (dx, dy), v in zip(starts, moves, values)]
+
+    def shake(self, frames: int, amplitude: float) -> None:
+        """A hand-held or bumped camera: the whole picture jitters by up to ``amplitude`` px, dice still."""
+        for _ in range(frames):
+            jitter = (self.shift[0] + float(self.rng.uniform(-amplitude, amplitude)), self.shift[1] + float(self.rng.uniform(-amplitude, amplitude)))
+            self._add(self.dice, shift=jitter)
+
+    def bump(self, by: tuple[float, float], frames: int = 3) -> None:
+        """The camera is knocked: the picture moves ``by`` px over ``frames`` and stays there."""
+        start = self.shift
+        for f in range(frames):
+            u = (f + 1) / frames
+            self._add(self.dice, shift=(start[0] + by[0] * u, start[1] + by[1] * u))
+        self.shift = (start[0] + by[0], start[1] + by[1])
+
+    def expose(self, gain: float) -> None:
+        """Auto-exposure jumps: every frame from now on is ``gain`` times as bright."""
+        self.exposure = gain
+
+    def sweep(self, frames: int = 18) -> None:
+        """A hand sweeps across from the right and pushes every die off the left edge."""
+        s = self.size
+        radius = 1.6 * s
+        y = float(np.mean([d.y for d in self.dice])) if self.dice else self.height / 2
+        start, end = self.width + radius, -3 * radius
+        dice = list(self.dice)
+        for f in range(frames):
+            x = start + (end - start) * (f + 1) / frames
+            step = (end - start) / frames
+            pushed = []
+            for d in dice:
+                if x - radius < d.x + s / 2:
+                    d = replace(d, x=x - radius - s * 0.6, motion=(0.6 * step, 0.0), tumble=0.5, angle=d.angle + 30)
+                if d.x > -s:
+                    pushed.append(d)
+            dice = pushed
+            self._add(dice, hand=(x, y, radius))
+        self.dice = []
+
+    def take(self, index: int) -> None:
+        """Die ``index`` is picked up and leaves the table (set aside)."""
+        del self.dice[index]
+
+    def empty(self, frames: int) -> None:
+        """An empty table."""
+        self.dice = []
+        for _ in range(frames):
+            self._add([])
+
+    def drain(self) -> list[Scene]:
+        """The scenes written so far, handed over and forgotten (the demo's endless film)."""
+        scenes, self.scenes = self.scenes, []
+        return scenes
+
+
+class DemoTable(BaseSource):
+    """An endless, seeded film of Farkle rolls: throw, rest, now and then a knock, a camera bump or
+    an exposure jump, then a hand sweeps the dice away and the next player throws."""
+
+    live = True
+
+    def __init__(self, width: int = 640, height: int = 480, *, seed: int = 0, realtime: bool = True, fps: float = 30.0) -> None:
+        super().__init__(realtime)
+        if not (160 <= width <= 4096 and 120 <= height <= 4096):
+            raise ValueError(f"the demo table renders 160x120 to 4096x4096 px, not {width}x{height}")
+        self.seed = seed
+        self.fps = fps
+        self.size = (width, height)
+        self.name = f"demo table (seed {seed}, {width}x{height})"
+        self.rolls = 0
+        self.next_count: int | None = None
+        """How many dice the next throw holds (the window sets the player's dice left, so the
+        demo plays real turns); None throws a random handful. One assignment, safe across threads."""
+        self._film = Choreography(width, height, seed=seed)
+        self._queue: deque[Scene] = deque()
+
+    def _next_roll(self) -> None:
+        rng = np.random.default_rng([self.seed, self.rolls])
+        film = self._film
+        drawn = int(rng.choice([6, 6, 6, 5, 4, 3, 2, 1]))
+        count = self.next_count if self.next_count and 1 <= self.next_count <= 6 else drawn
+        film.throw([int(v) for v in rng.integers(1, 7, size=count)], frames=int(rng.integers(18, 30)))
+        film.rest(int(rng.integers(25, 45)))
+        twist = rng.random()
+        if twist < 0.15 and film.dice:
+            film.knock(int(rng.integers(len(film.dice))), int(rng.integers(1, 7)), (float(rng.uniform(-1.5, 1.5)) * film.size, float(rng.uniform(-1.5, 1.5)) * film.size))
+        elif twist < 0.3:
+            film.bump((float(rng.uniform(-15, 15)), float(rng.uniform(-15, 15))))
+        elif twist < 0.4:
+            film.expose(float(rng.uniform(0.75, 1.3)))
+        film.rest(int(rng.integers(35, 60)))
+        film.sweep(int(rng.integers(14, 22)))
+        film.empty(int(rng.integers(18, 30)))
+        self._queue.extend(film.drain())
+        self.rolls += 1
+
+    def read(self) -> Frame | None:
+        if not self._queue:
+            self._next_roll()
+        scene = self._queue.popleft()
+        image, labels = render_scene(scene)
+        self._pace()
+        frame = Frame(image, self._index, self._index / self.fps, labels)
+        self._index += 1
+        return frame

@@ -1,0 +1,137 @@
+"""Test helpers for the pipeline: films rendered to video files, and a reader that knows the answers.
+
+The reader plays a real one's part: it returns the renderer's exact labels for each frame,
+spoiled the way a real reader spoils them (boxes jitter, dice missed now and then, a value
+misread now and then, nonsense for dice that are tumbling, confusion after an exposure jump).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.pipeline.demo import render_scene
+from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.render import Scene
+
+
+def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Detections]:
+    """Render the film into an MJPG .avi; returns each frame's exact labels."""
+    width, height = scenes[0].width, scenes[0].height
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (width, height))
+    assert writer.isOpened(), "OpenCV cannot write MJPG video here"
+    labels = []
+    for scene in scenes:
+        image, truth = render_scene(scene)
+        writer.write(image)
+        labels.append(truth)
+    writer.release()
+    return labels
+
+
+def tumbling(scene: Scene, labels: Detections) -> NDArray[np.bool_]:
+    """Which labelled dice are mid-roll: the pose nearest each label's box centre says."""
+    out = np.zeros(len(labels), bool)
+    for i, box in enumerate(labels.boxes):
+        cx, cy = (box[0] + box[2]) / 2 - scene.shift[0], (box[1] + box[3]) / 2 - scene.shift[1]
+        pose = min(scene.dice, key=lambda d: math.hypot(d.x - cx, d.y - cy))
+        out[i] = pose.moving or pose.tumble > 0.2
+    return out
+
+
+class FilmReader:
+    """Reads frame ``i`` of a film as its labels, spoiled: frames come in order, or say which
+    frame they are with :meth:`follow`."""
+
+    def __init__(
+        self,
+        scenes: list[Scene],
+        labels: list[Detections],
+        *,
+        seed: int = 0,
+        jitter: float = 0.8,
+        miss: float = 0.04,
+        misread: float = 0.04,
+        ghost: float = 0.0,
+        blind: bool = False,
+    ) -> None:
+        self.scenes, self.labels = scenes, labels
+        self.rng = np.random.default_rng(seed)
+        self.jitter, self.miss, self.misread, self.ghost = jitter, miss, misread, ghost
+        self.blind = blind
+        """Miss tumbling dice altogether (a reader that finds no die in a blur)."""
+        self.index = 0
+        self.clock: Callable[[], int] | None = None
+        self._confused = 0
+
+    def follow(self, watcher: Watcher) -> FilmReader:
+        """Take the frame number from the watcher (which skips reading unchanged frames)."""
+        self.clock = lambda: watcher.latest_frame.index if watcher.latest_frame is not None else 0
+        return self
+
+    def read(self, frame: NDArray[np.uint8]) -> Detections:
+        if self.clock is not None:
+            self.index = self.clock()
+        scene, labels = self.scenes[self.index], self.labels[self.index]
+        if self.index and scene.exposure != self.scenes[self.index - 1].exposure:
+            self._confused = 4  # a few frames of a washed-out or dark picture
+        self.index += 1
+        rng = self.rng
+        n = len(labels)
+        moving = tumbling(scene, labels) if n else np.zeros(0, bool)
+        confused = self._confused > 0
+        self._confused = max(0, self._confused - 1)
+        values = labels.values.copy()
+        confidences = rng.uniform(0.8, 0.99, n)
+        misread = rng.random(n) < (0.3 if confused else self.misread)
+        values[misread] = rng.integers(1, 7, int(misread.sum()))
+        confidences[misread] = rng.uniform(0.3, 0.6, int(misread.sum()))
+        values[moving] = rng.integers(1, 7, int(moving.sum()))
+        confidences[moving] = rng.uniform(0.1, 0.5, int(moving.sum()))
+        boxes = labels.boxes + rng.normal(0, self.jitter, (n, 4)).astype(np.float32)
+        boxes[:, 2:] = np.maximum(boxes[:, 2:], boxes[:, :2] + 1)
+        keep = rng.random(n) >= (0.4 if confused else self.miss)
+        if self.blind:
+            keep &= ~moving
+        found = Detections(boxes[keep], values[keep], confidences[keep])
+        if self.ghost and rng.random() < self.ghost:
+            x, y = rng.uniform(0, frame.shape[1] - 20), rng.uniform(0, frame.shape[0] - 20)
+            ghost = Detections(np.array([[x, y, x + 18, y + 18]]), np.array([int(rng.integers(1, 7))]), np.array([0.4]))
+            found = Detections(
+                np.concatenate([found.boxes, ghost.boxes]),
+                np.concatenate([found.values, ghost.values]),
+                np.concatenate([found.confidences, ghost.confidences]),
+            )
+        return found
+
+
+class FakeCapture:
+    """Stands in for cv2.VideoCapture: a camera that gives 800x600 whatever is asked, then dies."""
+
+    def __init__(self, frames: int, opened: bool = True) -> None:
+        self.frames, self.opened, self.released, self.asked = frames, opened, False, {}
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.opened
+
+    def set(self, prop: int, value: float) -> bool:
+        self.asked[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        return 30.0 if prop == cv2.CAP_PROP_FPS else 0.0
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.frames <= 0:
+            return False, None
+        self.frames -= 1
+        return True, np.zeros((600, 800, 3), np.uint8)
+
+    def release(self) -> None:
+        self.released = True

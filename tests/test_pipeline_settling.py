@@ -1,0 +1,190 @@
+"""Settling, frame by frame, on hand-made detections: each rule of the module docstring."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge
+from scorekeeper.vision.detections import Detections
+
+SIZE = 30.0
+SPOTS = [(60.0, 60.0), (160.0, 70.0), (100.0, 160.0), (220.0, 180.0)]
+
+
+def dice(spots, values, *, shift=(0.0, 0.0), confidence=0.9, size=SIZE) -> Detections:
+    boxes = [[x - size / 2 + shift[0], y - size / 2 + shift[1], x + size / 2 + shift[0], y + size / 2 + shift[1]] for x, y in spots]
+    return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.array(values), np.full(len(values), confidence))
+
+
+def tumbling(rng: np.random.Generator, n: int) -> Detections:
+    spots = [(float(rng.uniform(20, 300)), float(rng.uniform(20, 220))) for _ in range(n)]
+    return dice(spots, [int(v) for v in rng.integers(1, 7, n)], confidence=0.3)
+
+
+def run(settler: Settler, frames: list[Detections]) -> list[tuple[str, int, list[int]]]:
+    out = []
+    for i, found in enumerate(frames):
+        for event in settler.update(found, frame=i, size=(320, 240)):
+            out.append((event.kind.value, event.frame, event.roll() if event.kind is EventKind.SETTLED else []))
+    return out
+
+
+def kinds(events: list[tuple[str, int, list[int]]]) -> list[str]:
+    return [kind for kind, _, _ in events]
+
+
+def test_a_roll_is_taken_after_settle_frames_still_and_once() -> None:
+    rng = np.random.default_rng(0)
+    frames = [tumbling(rng, 3) for _ in range(8)] + [dice(SPOTS[:3], [1, 5, 3])] * 40
+    events = run(Settler(SettleParams(settle_frames=10)), frames)
+    assert events == [("moving", 1, []), ("settled", 17, [1, 3, 5])]
+
+
+def test_tumbling_dice_never_give_a_roll() -> None:
+    rng = np.random.default_rng(1)
+    frames = [tumbling(rng, 4) for _ in range(300)]
+    assert kinds(run(Settler(), frames)) == ["moving"]
+
+
+def test_a_die_spinning_in_place_is_never_taken() -> None:
+    rng = np.random.default_rng(2)
+    frames = [dice(SPOTS[:2], [2, int(rng.integers(1, 7))], confidence=0.3) for _ in range(200)]
+    assert kinds(run(Settler(), frames)) == ["moving"]
+
+
+def test_a_die_wavering_between_two_reads_is_taken_in_the_end_marked_unsure() -> None:
+    frames = [dice(SPOTS[:2], [2, 6 if i % 2 else 5]) for i in range(60)]
+    settler = Settler(SettleParams(settle_frames=10, patience=3))
+    events = [event for found in frames for event in settler.update(found)]
+    settled = [event for event in events if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].frame == 29
+    assert settled[0].unsure.tolist() == [False, True]
+
+
+def test_jitter_misread_and_missed_frames_are_voted_away() -> None:
+    rng = np.random.default_rng(3)
+    frames = []
+    for _ in range(40):
+        values = [6, 2, 4, 1]
+        if rng.random() < 0.15:
+            values[int(rng.integers(4))] = int(rng.integers(1, 7))
+        found = dice(SPOTS, values)
+        found = Detections(found.boxes + rng.normal(0, 1.0, (4, 4)).astype(np.float32), found.values, found.confidences)
+        frames.append(found[rng.random(4) > 0.1])
+    events = run(Settler(), frames)
+    assert kinds(events) == ["moving", "settled"]
+    assert events[1][2] == [1, 2, 4, 6]
+
+
+def test_camera_shake_is_not_motion_when_dice_agree() -> None:
+    rng = np.random.default_rng(4)
+    still = [dice(SPOTS, [1, 1, 5, 2])] * 20
+    shaken = [dice(SPOTS, [1, 1, 5, 2], shift=tuple(rng.uniform(-12, 12, 2))) for _ in range(20)]
+    bumped = [dice(SPOTS, [1, 1, 5, 2], shift=(25.0, -18.0))] * 30
+    settler = Settler()
+    assert kinds(run(settler, still + shaken + bumped)) == ["moving", "settled"]
+    assert settler.camera_shift == pytest.approx((25.0, -18.0), abs=0.01)
+    assert settler.state is TableState.STILL
+
+
+def test_one_die_moving_among_still_ones_is_motion_not_a_camera_shift() -> None:
+    still = [dice(SPOTS[:2], [3, 4])] * 15
+    sliding = [dice([SPOTS[0], (SPOTS[1][0] + 6 * i, SPOTS[1][1])], [3, 4]) for i in range(1, 8)]
+    moved = [dice([SPOTS[0], (SPOTS[1][0] + 42, SPOTS[1][1])], [3, 6])] * 15
+    events = run(Settler(), still + sliding + moved)
+    assert [(kind, roll) for kind, _, roll in events] == [("moving", []), ("settled", [3, 4]), ("moving", []), ("settled", [3, 6])]
+
+
+def test_a_brief_rest_is_not_taken_and_each_long_rest_is_taken_once() -> None:
+    rng = np.random.default_rng(5)
+    frames = (
+        [tumbling(rng, 3) for _ in range(6)]
+        + [dice(SPOTS[:3], [1, 2, 3])] * 7  # a hop's pause: a quarter second
+        + [tumbling(rng, 3) for _ in range(4)]
+        + [dice(SPOTS[1:4], [4, 4, 5])] * 25
+        + [tumbling(rng, 3) for _ in range(4)]
+        + [dice(SPOTS[:3], [6, 6, 2])] * 25
+    )
+    events = run(Settler(SettleParams(settle_frames=10)), frames)
+    assert [(kind, roll) for kind, _, roll in events] == [
+        ("moving", []),
+        ("settled", [4, 4, 5]),
+        ("moving", []),
+        ("settled", [2, 6, 6]),
+    ]
+
+
+def test_a_new_read_of_a_die_that_never_moved_is_not_a_new_roll() -> None:
+    frames = [dice(SPOTS[:3], [2, 3, 6])] * 20 + [dice(SPOTS[:3], [2, 3, 5])] * 30  # the reader changes its mind
+    assert [(kind, roll) for kind, _, roll in run(Settler(), frames)] == [("moving", []), ("settled", [2, 3, 6])]
+
+
+def test_a_doubtful_ghost_is_no_new_roll_but_a_die_knocked_half_out_of_the_picture_is() -> None:
+    rest = [dice(SPOTS[:3], [2, 3, 6])] * 20
+    ghost = Detections(np.array([[280, 20, 300, 40]], np.float32), np.array([1]), np.array([0.3]))
+    with_ghost = [Detections(*(np.concatenate([a, b]) for a, b in zip((rest[0].boxes, rest[0].values, rest[0].confidences), (ghost.boxes, ghost.values, ghost.confidences))))] * 20
+    knocked = Detections(np.array([[0, 100, 14, 130], *dice(SPOTS[1:3], [3, 6]).boxes], np.float32), np.array([1, 3, 6]), np.array([0.95, 0.9, 0.9]))
+    events = run(Settler(), rest + with_ghost + rest + [knocked] * 20)
+    assert [(kind, roll) for kind, _, roll in events if kind == "settled"] == [("settled", [2, 3, 6]), ("settled", [1, 3, 6])]
+
+
+def test_a_one_frame_glitch_does_not_break_a_rest() -> None:
+    ghost = Detections(np.array([[280, 20, 300, 40]]), np.array([3]), np.array([0.4]))
+    still = dice(SPOTS[:3], [5, 5, 1])
+    with_ghost = Detections(
+        np.concatenate([still.boxes, ghost.boxes]), np.concatenate([still.values, ghost.values]), np.concatenate([still.confidences, ghost.confidences])
+    )
+    frames = [still] * 15 + [with_ghost] + [still] * 15 + [with_ghost] + [still] * 10
+    assert kinds(run(Settler(), frames)) == ["moving", "settled"]
+
+
+def test_dice_taken_out_or_nudged_are_not_a_new_roll_but_a_real_change_is() -> None:
+    rest = [dice(SPOTS, [1, 5, 2, 3])] * 15
+    taken = [dice(SPOTS[1:], [5, 2, 3])] * 15  # the 1 set aside
+    nudged = [dice([SPOTS[1], (SPOTS[2][0] + 9, SPOTS[2][1] + 6), SPOTS[3]], [5, 2, 3])] * 15
+    rerolled = [dice([(200.0, 40.0), (40.0, 200.0), (280.0, 120.0)], [5, 2, 4])] * 15
+    events = run(Settler(), rest + taken + nudged + rerolled)
+    assert [(kind, roll) for kind, _, roll in events if kind == "settled"] == [("settled", [1, 2, 3, 5]), ("settled", [2, 4, 5])]
+
+
+def test_a_hand_passing_over_does_not_clear_but_an_empty_table_does() -> None:
+    rest = [dice(SPOTS[:3], [1, 2, 3])] * 15
+    events = run(Settler(SettleParams(clear_frames=15)), rest + [Detections.empty()] * 10 + rest + [Detections.empty()] * 15)
+    assert [(kind, frame) for kind, frame, _ in events] == [("moving", 1), ("settled", 9), ("cleared", 54)]
+
+
+def test_after_a_clear_the_same_dice_are_a_new_roll() -> None:
+    rest = [dice(SPOTS[:2], [5, 5])] * 15
+    events = run(Settler(), rest + [Detections.empty()] * 15 + rest)
+    assert kinds(events) == ["moving", "settled", "cleared", "moving", "settled"]
+
+
+def test_a_die_cut_by_the_frame_edge_is_unsure() -> None:
+    cut = Detections(np.array([[0, 100, 14, 130], [100, 100, 130, 130]], np.float32), np.array([4, 2]), np.array([0.95, 0.95]))
+    settler = Settler()
+    settled = [event for _ in range(12) for event in settler.update(cut, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert settled[0].unsure.tolist() == [True, False]
+    assert cut_by_edge(cut.boxes, 320, 240).tolist() == [True, False]
+
+
+def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> None:
+    frames = [Detections(dice(SPOTS[:2], [3, 1]).boxes, np.array([3, 1]), np.array([0.95, 0.3]))] * 12
+    settler = Settler()
+    settled = [event for found in frames for event in settler.update(found, time=1.5) if event.kind is EventKind.SETTLED][0]
+    record = json.loads(json.dumps(settled.to_json()))
+    assert record["event"] == "settled" and record["roll"] == [1, 3] and record["time"] == 1.5
+    assert [(d["value"], d["unsure"]) for d in record["dice"]] == [(3, False), (1, True)]
+    assert set(record["dice"][0]) == {"box", "value", "confidence", "unsure"}
+    assert record["dice"][0]["box"] == [45.0, 45.0, 75.0, 75.0]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"settle_frames": 1}, {"iou": 1.5}, {"move_frames": 0}, {"clear_frames": 0}, {"agreement": 2.0}, {"patience": 0}, {"nudge": -1.0}],
+)
+def test_bad_parameters_are_refused_by_name(kwargs: dict[str, float]) -> None:
+    with pytest.raises(SettleError, match=next(iter(kwargs))):
+        SettleParams(**kwargs)  # type: ignore[arg-type]
