@@ -1,0 +1,64 @@
+"""``scorekeeper coach``: when to bank, what a turn is worth, how often n dice Farkle."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.coach import Policy, policy_for
+from scorekeeper.rules import RuleSet
+
+DICE = range(1, 7)
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "coach",
+        help="the best play under a rule set: bank thresholds, points per turn, Farkle odds",
+        description="Solve the rules for the most points per turn and print when to bank with each number "
+        "of dice left (for a player on the board with no Farkle streak), what a turn is worth with "
+        "best play, and how often each number of dice Farkles.",
+    )
+    add_rules_options(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(run=run)
+
+
+def coach_json(rules: RuleSet, policy: Policy) -> dict[str, Any]:
+    """The JSON object of ``scorekeeper coach --json``."""
+    return {
+        "rules": rules.name,
+        "expected_points_per_turn": round(policy.expected_points_per_turn(), 2),
+        "bank_at": {str(n): policy.bank_threshold(n) for n in DICE},
+        "farkle_chance": {str(n): round(policy.farkle_chance(n), 5) for n in DICE},
+    }
+
+
+def _print(rules: RuleSet, policy: Policy) -> None:
+    turn = rules.turn
+    print(f"Best play under {rules.name} ({rules.title}):")
+    print(f"  A turn is worth {policy.expected_points_per_turn():,.1f} points on average "
+          "(on the board, no Farkle streak).")
+    if turn.entry_minimum:
+        print(f"  Before getting on the board ({turn.entry_minimum:,} in one turn): "
+              f"{policy.expected_points_per_turn(on_board=False):,.1f} a turn.")
+    if turn.farkle_penalty:
+        streak = turn.farkle_penalty_streak - 1
+        print(f"  After {streak} Farkle{'s' if streak != 1 else ''} in a row (the next costs "
+              f"{turn.farkle_penalty:,}): {policy.expected_points_per_turn(streak=streak):,.1f} a turn.")
+    print()
+    print("  Dice left   Bank at a turn total of   Chance the roll Farkles")
+    for n in DICE:
+        print(f"  {n:>9}   {policy.bank_threshold(n):>23,}   {100 * policy.farkle_chance(n):>22.2f}%")
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    policy = policy_for(rules)
+    if args.json:
+        print(json.dumps(coach_json(rules, policy)))
+    else:
+        _print(rules, policy)
+    return 0

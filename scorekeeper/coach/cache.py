@@ -1,0 +1,137 @@
+"""The solved policies, kept on disk keyed by what the rules say.
+
+The key is a hash of the complete rule set minus its name and title, so a
+renamed copy of a preset shares its solution and any changed option gets a new
+one. A cache file that cannot be read, or holds something else, is solved
+again and rewritten; a cache folder that cannot be written only costs the
+solve next time.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import os
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.coach.policy import Policy, Tables
+from scorekeeper.coach.solver import COLUMNS, standings
+from scorekeeper.rules import RuleSet, rules_to_table
+
+log = logging.getLogger(__name__)
+
+CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
+"""Set to a folder to keep the coach's cache there instead of the user's cache folder."""
+SOLVER_VERSION = 2
+"""Part of the key: a change to what the solver computes must bump it."""
+
+_solved: dict[str, Policy] = {}
+
+
+def cache_dir() -> Path:
+    """Where solved policies are kept: ``$SCOREKEEPER_CACHE_DIR``, else the platform's user cache folder."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen:
+        return Path(chosen)
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache")
+    return base / "scorekeeper" / "coach"
+
+
+@functools.lru_cache(maxsize=64)
+def rules_key(rules: RuleSet) -> str:
+    """A hash of everything in ``rules`` that changes play (not the name or title).
+
+    >>> from scorekeeper.rules import load_rules
+    >>> rules_key(load_rules("retail")) == rules_key(load_rules("pocket"))
+    False
+    """
+    table = rules_to_table(rules)
+    del table["name"], table["title"]
+    text = json.dumps({"solver": SOLVER_VERSION, "rules": table}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / f"policy-{key}.npz"
+
+
+def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
+    """The cached policy, or None when the file is missing, damaged or not this rule set's."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if str(data["key"]) != key:
+                return None
+            farkle = np.array(data["farkle"], dtype=np.float64)
+            win = np.array(data["win"], dtype=np.float64)
+            tables = {}
+            for index, standing in enumerate(standings(rules)):
+                tables[standing] = Tables(np.array(data[f"rolls{index}"], dtype=np.float64))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+        log.warning("coach cache %s is damaged (%s); solving again", path, exc)
+        return None
+    if farkle.shape != (7,) or win.ndim != 2 or win.shape[1] != COLUMNS or len(win) < 1:
+        log.warning("coach cache %s holds tables of the wrong shape; solving again", path)
+        return None
+    for table in tables.values():
+        if table.rolls.ndim != 2 or table.rolls.shape[1] != 7 or len(table.rolls) < 1:
+            log.warning("coach cache %s holds tables of the wrong shape; solving again", path)
+            return None
+    return Policy(rules, farkle, tables, win)
+
+
+def _write(path: Path, policy: Policy, key: str) -> None:
+    """Write atomically: a reader sees the old file or the whole new one."""
+    arrays: dict[str, Any] = {"key": np.array(key), "farkle": policy.farkle, "win": policy.win}
+    for index, standing in enumerate(standings(policy.rules)):
+        arrays[f"rolls{index}"] = policy.tables[standing].rolls
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                np.savez(stream, **arrays)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        log.warning("cannot keep the coach's policy in %s (%s); it will be solved again next time", path, exc)
+
+
+def policy_for(rules: RuleSet) -> Policy:
+    """The solved policy of ``rules``: from memory, else the disk cache, else solved now and cached.
+
+    Raises :class:`~scorekeeper.coach.policy.CoachError` for the card edition.
+    """
+    key = rules_key(rules)
+    policy = _solved.get(key)
+    if policy is not None and policy.rules == rules:
+        return policy
+    path = _path(key)
+    policy = _read(path, rules, key)
+    if policy is None:
+        policy = Policy.solve(rules)
+        _write(path, policy, key)
+    _solved[key] = policy
+    return policy
+
+
+def forget_solved() -> None:
+    """Drop the policies held in memory (the disk cache stays): the next lookup reads the disk."""
+    _solved.clear()
