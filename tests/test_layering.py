@@ -1,8 +1,11 @@
-"""The pure packages stay pure: rules and game import no Qt, OpenCV, onnxruntime or numpy."""
+"""The pure packages stay pure: rules and game import no Qt, OpenCV, onnxruntime or numpy;
+and only the UI package imports Qt when it is loaded."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -47,3 +50,48 @@ def test_the_check_catches_a_forbidden_import(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("import numpy as np\nfrom PySide6.QtCore import QObject\nfrom .x import y\n")
     assert imported_modules(sneaky) == ["numpy", "PySide6.QtCore"]
+
+
+def module_level_imports(path: Path) -> list[str]:
+    """Modules imported when ``path`` is loaded (imports inside functions run only when called)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if isinstance(child, ast.Import):
+                names.extend(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                names.append(child.module)
+            visit(child)
+
+    visit(tree)
+    return names
+
+
+def outside_ui() -> list[Path]:
+    return sorted(path for path in PACKAGE.rglob("*.py") if "ui" not in path.relative_to(PACKAGE).parts[:1])
+
+
+@pytest.mark.parametrize("path", outside_ui(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_the_ui_imports_qt_when_loaded(path: Path) -> None:
+    bad = [
+        name
+        for name in module_level_imports(path)
+        if name.split(".")[0] in ("PySide6", "PyQt5", "PyQt6", "shiboken6") or name.startswith("scorekeeper.ui")
+    ]
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad} when loaded"
+
+
+def test_the_command_line_starts_without_qt() -> None:
+    code = "import sys, scorekeeper.cli, scorekeeper.export; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_import_check_sees_through_functions(tmp_path: Path) -> None:
+    lazy = tmp_path / "lazy.py"
+    lazy.write_text("import os\ndef f():\n    from PySide6.QtGui import QImage\nif os:\n    import PySide6\n")
+    assert module_level_imports(lazy) == ["os", "PySide6"]

@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from scorekeeper import __version__
-from scorekeeper.cli import play, rules_command, score
+from scorekeeper.cli import bench, coach, evaluate, export, play, read, rules_command, score, train, watch, window
 from scorekeeper.rules import FarkleError
 
-COMMANDS = (score, rules_command, play)
+COMMANDS = (score, rules_command, play, coach, export, window, train, watch, read, evaluate, bench)
 """Each module adds its sub-command with ``add_parser`` and runs it with ``run``."""
 
 
@@ -20,9 +20,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Keeps score in real games of Farkle.",
     )
     parser.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
+    window.add_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.add_parser(commands)
+    parser.set_defaults(run=window.run, command="window")
     return parser
 
 
@@ -30,9 +32,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
     try:
         status: int = args.run(args)
     except FarkleError as exc:

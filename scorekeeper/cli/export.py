@@ -1,0 +1,50 @@
+"""``scorekeeper export SAVED_GAME --format csv|pdf|html -o FILE``: the score sheet, no window."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.export import FORMATS, ExportError, export_csv, export_html, load_events
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "export",
+        help="write a game's score sheet as CSV, PDF or HTML",
+        description="Write the score sheet of a saved game or a game journal (finished or not) "
+        "as CSV, a printable PDF or HTML, without opening the window.",
+    )
+    parser.add_argument("saved_game", metavar="SAVED_GAME", type=Path, help="a saved game or a journal (.jsonl)")
+    parser.add_argument("--format", choices=FORMATS, help="the sheet's format (default: from the -o file's ending)")
+    parser.add_argument("-o", "--output", metavar="FILE", type=Path, required=True, help="where to write the sheet")
+    parser.set_defaults(run=run)
+
+
+def sheet_format(output: Path, chosen: str | None) -> str:
+    """The format asked for, or the one the output file's ending names."""
+    if chosen is not None:
+        return chosen
+    ending = output.suffix.lower().lstrip(".")
+    if ending in FORMATS:
+        return ending
+    raise ExportError(f"{output}: say which format with --format {'|'.join(FORMATS)} (the file ending does not name one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    kind = sheet_format(args.output, args.format)
+    events, damage = load_events(args.saved_game)
+    if damage is not None:
+        print(f"scorekeeper export: warning: {damage}; the sheet shows the game up to there", file=sys.stderr)
+    if kind == "csv":
+        export_csv(events, args.output)
+    elif kind == "html":
+        export_html(events, args.output)
+    else:
+        from scorekeeper.ui.pdf_export import export_pdf
+
+        export_pdf(events, args.output)
+    print(f"Score sheet written to {args.output} ({kind}).")
+    return 0

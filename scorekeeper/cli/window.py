@@ -1,0 +1,83 @@
+"""``scorekeeper`` (or ``scorekeeper window``): the window, on a webcam or the demo table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.rules import FarkleError
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The window's options, on the bare ``scorekeeper`` command as on ``scorekeeper window``."""
+    parser.add_argument(
+        "--source",
+        metavar="SOURCE",
+        help="webcam:N, video:PATH, images:DIR or demo (default: the first webcam, else the demo table)",
+    )
+    parser.add_argument(
+        "--rules", metavar="PRESET_OR_FILE", help="rules of a game started right away (a preset, +variants, or a .toml file)"
+    )
+    parser.add_argument("--players", metavar="NAMES", help="start a game right away: comma-separated names in seat order")
+    parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    parser.add_argument("--resume", metavar="JOURNAL", type=Path, help="go on with the game in this journal")
+    parser.add_argument("--calibration", metavar="PROFILE", type=Path, help="a calibration profile (default: the last saved)")
+    parser.add_argument("--screenshot", metavar="FILE", type=Path, help="save a picture of the window after --after seconds, then exit")
+    parser.add_argument("--after", metavar="SECONDS", type=float, default=5.0, help="how long to run before --screenshot (default 5)")
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "window",
+        help="open the window (what 'scorekeeper' alone does)",
+        description="Open the scorekeeper window on a webcam, a video, a folder of photos or the demo table.",
+    )
+    add_options(parser)
+    parser.set_defaults(run=run)
+
+
+def check_display() -> None:
+    """On Linux, say plainly when there is no screen to open the window on (Qt would abort)."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        raise FarkleError(
+            "no screen to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run it from a "
+            "desktop session, or under xvfb-run for screenshots; 'scorekeeper play' keeps score in the terminal"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    from scorekeeper.rules import load_rules
+    from scorekeeper.ui.app import Screenshot, run_window
+    from scorekeeper.ui.main_window import WindowOptions
+
+    from scorekeeper.pipeline.calibration import CalibrationError, load_profile
+    from scorekeeper.pipeline.sources import SourceError, SourceSpec
+
+    try:
+        if args.source is not None:
+            SourceSpec.from_str(args.source)
+        if args.calibration is not None:
+            load_profile(args.calibration)
+    except (SourceError, CalibrationError) as exc:
+        raise FarkleError(str(exc)) from None
+    names = tuple(name.strip() for name in (args.players or "").split(",") if name.strip())
+    if args.resume is not None and (names or args.rules):
+        raise FarkleError("--resume goes on with a saved game; leave out --players and --rules")
+    if args.screenshot is not None and args.after <= 0:
+        raise FarkleError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
+    options = WindowOptions(
+        source=args.source,
+        rules=load_rules(args.rules) if args.rules else None,
+        players=names,
+        target=args.target,
+        resume=args.resume,
+        calibration=args.calibration,
+    )
+    screenshot = Screenshot(args.screenshot, args.after) if args.screenshot is not None else None
+    check_display()
+    return run_window(options, screenshot)

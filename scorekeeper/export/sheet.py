@@ -1,0 +1,175 @@
+"""The score sheet: what a finished (or current) game looks like on paper.
+
+>>> from scorekeeper.game import Game
+>>> from scorekeeper.rules import load_rules
+>>> game = Game.new(load_rules("retail"), ["Ann", "Bob"], started_at="2026-01-01T20:00:00+00:00")
+>>> game.roll("1 1 5 2 3 4"); game.keep("1 1 5"); game.bank()
+>>> game.roll("2 2 3 3 4 6"); game.farkle()
+>>> sheet = score_sheet(game.events, exported_at="2026-01-01T21:00:00+00:00")
+>>> [(turn.player, turn.kept, turn.outcome, turn.totals) for turn in sheet.turns]
+[('Ann', ('1 1 5 (250)',), 'banked', (250, 0)), ('Bob', (), 'Farkle', (250, 0))]
+>>> sheet.scores, sheet.winners
+((250, 0), ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from scorekeeper.game import Event, Game, GameState, Outcome, load_game
+from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
+from scorekeeper.game.journal import JournalDamage, JournalError, read_journal
+from scorekeeper.rules import FarkleError, describe_rules
+from scorekeeper.stats import HEADER as STATS_HEADER
+from scorekeeper.stats import coach_for, fairness_line, stats_rows
+
+OUTCOME_WORDS = {
+    Outcome.BANKED: "banked",
+    Outcome.FARKLED: "Farkle",
+    Outcome.WON: "won on the spot",
+    Outcome.STUCK: "all dice scored below the entry minimum",
+}
+"""How each way a turn ends reads on the sheet."""
+
+
+@dataclass(frozen=True)
+class SheetTurn:
+    """One finished turn, one line of the sheet."""
+
+    number: int
+    """Turns played so far in the game, this one included."""
+    round: int
+    """This player's turn count (their 1st, 2nd... turn)."""
+    player: str
+    """Who played it."""
+    rolls: tuple[str, ...]
+    """Every roll, as corrected."""
+    kept: tuple[str, ...]
+    """Every keep with its points, e.g. ``"1 1 5 (250)"``."""
+    entered: tuple[int, ...]
+    """Points entered by hand (the card edition's combinations)."""
+    outcome: str
+    """How the turn ended, in words."""
+    farkle: bool
+    """Whether the turn ended in a Farkle."""
+    points: int
+    """Points added to the score."""
+    card_bonus: int
+    """Of ``points``, what Farkle cards added."""
+    penalty: int
+    """Points taken off by the Farkle penalty."""
+    totals: tuple[int, ...]
+    """Every player's score after this turn, in seat order: the running totals."""
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Everything a score sheet shows."""
+
+    players: tuple[str, ...]
+    """Names in seat order."""
+    scores: tuple[int, ...]
+    """Banked scores now, in seat order."""
+    farkles: tuple[int, ...]
+    """Farkles per player."""
+    turns: tuple[SheetTurn, ...]
+    """Every finished turn in order of play."""
+    rules_name: str
+    """The rule set's short name."""
+    rules: tuple[str, ...]
+    """The rules in force in plain words."""
+    target: int
+    """The score the game is played to."""
+    winners: tuple[str, ...]
+    """The winner (several for a shared win); empty while the game goes on."""
+    in_progress: str
+    """What the turn being played stands at, or "" when the game is over."""
+    started_at: str
+    """When the game began (ISO 8601)."""
+    exported_at: str
+    """When this sheet was made (ISO 8601)."""
+    statistics: tuple[tuple[str, ...], ...] = ()
+    """The table statistics, one row per player under :data:`STATS_HEADER`."""
+    fairness: str = ""
+    """Whether the dice read look fair, with the face counts, in one line."""
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return bool(self.winners)
+
+
+def _in_progress(state: GameState) -> str:
+    turn, player = state.turn, state.current
+    if turn is None or player is None:
+        return ""
+    roll = f", roll on the table {turn.roll}" if turn.roll is not None else ""
+    return f"{player.name} is playing: {turn.total:,} this turn{roll}"
+
+
+def score_sheet(events: Sequence[Event], exported_at: str | None = None) -> ScoreSheet:
+    """The score sheet of the game these events make."""
+    state = Game.from_events(events).state
+    names = tuple(player.name for player in state.players)
+    running = [0] * len(names)
+    counts = [0] * len(names)
+    farkles = [0] * len(names)
+    turns = []
+    for number, record in enumerate(state.history, start=1):
+        running[record.player] = record.score_after
+        counts[record.player] += 1
+        farkle = record.outcome is Outcome.FARKLED
+        farkles[record.player] += farkle
+        turns.append(
+            SheetTurn(
+                number=number,
+                round=counts[record.player],
+                player=names[record.player],
+                rolls=tuple(str(roll) for roll in record.rolls),
+                kept=tuple(f"{keep.keep} ({keep.points:,})" for keep in record.keeps),
+                entered=record.entered,
+                outcome=OUTCOME_WORDS[record.outcome],
+                farkle=farkle,
+                points=record.points,
+                card_bonus=record.card_bonus,
+                penalty=record.penalty,
+                totals=tuple(running),
+            )
+        )
+    return ScoreSheet(
+        players=names,
+        scores=tuple(player.score for player in state.players),
+        farkles=tuple(farkles),
+        turns=tuple(turns),
+        rules_name=state.rules.name,
+        rules=tuple(describe_rules(state.rules)),
+        target=state.target,
+        winners=tuple(names[seat] for seat in state.winners),
+        in_progress=_in_progress(state),
+        started_at=state.started_at,
+        exported_at=exported_at or datetime.now().astimezone().isoformat(timespec="seconds"),
+        statistics=tuple(stats_rows(events, coach_for(events))),
+        fairness=fairness_line(events),
+    )
+
+
+def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | None]:
+    """The log of a saved game or a journal, and where a damaged journal breaks (read only)."""
+    path = Path(path)
+    try:
+        with path.open("rb") as stream:
+            first = stream.readline(4096)
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the saved game: {exc.strerror or exc}") from None
+    if JOURNAL_FORMAT.encode() in first:
+        contents = read_journal(path)
+        if not contents.events:
+            raise JournalError(f"{path}: no game could be read from the journal ({contents.damage})")
+        return contents.events, contents.damage
+    try:
+        return load_game(path).events, None
+    except FarkleError:
+        raise

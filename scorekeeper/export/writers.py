@@ -1,0 +1,176 @@
+"""The score sheet as CSV and as HTML (the PDF prints this HTML with Qt's own PDF writer).
+
+Files are written whole or not at all (a temporary file renamed into place).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from datetime import datetime
+from collections.abc import Sequence
+from pathlib import Path
+
+from scorekeeper.export.sheet import ScoreSheet, score_sheet
+from scorekeeper.game import Event
+from scorekeeper.game.save import write_atomically
+from scorekeeper.rules import FarkleError
+from scorekeeper.stats import HEADER as STATS_HEADER
+
+FORMATS = ("csv", "html", "pdf")
+"""The formats a score sheet exports to."""
+
+TURN_COLUMNS = ("turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points", "penalty")
+"""The CSV columns of each turn, followed by one running-total column per player."""
+
+
+class ExportError(FarkleError):
+    """A score sheet that cannot be written; no file is left half-written."""
+
+
+def csv_text(sheet: ScoreSheet) -> str:
+    """The sheet as CSV: a few "key, value" lines, a blank line, then one row per turn.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann"], started_at="2026-01-01T20:00:00+00:00")
+    >>> game.roll("5 2 3 4 6 6"); game.keep("5"); game.bank()
+    >>> lines = csv_text(score_sheet(game.events, "2026-01-01T21:00:00+00:00")).splitlines()
+    >>> print(lines[lines.index("turn,player,player's turn,rolls,kept,entered,outcome,points,penalty,total Ann") + 1])
+    1,Ann,1,2 3 4 5 6 6,5 (50),,banked,50,0,50
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["scorekeeper score sheet"])
+    writer.writerow(["started", sheet.started_at])
+    writer.writerow(["exported", sheet.exported_at])
+    writer.writerow(["rules", sheet.rules_name, sheet.rules[0]])
+    writer.writerow(["target", sheet.target])
+    writer.writerow(["winner", " and ".join(sheet.winners) if sheet.over else "game in progress"])
+    if sheet.in_progress:
+        writer.writerow(["in progress", sheet.in_progress])
+    writer.writerow([])
+    writer.writerow([*TURN_COLUMNS, *(f"total {name}" for name in sheet.players)])
+    for turn in sheet.turns:
+        writer.writerow(
+            [
+                turn.number,
+                turn.player,
+                turn.round,
+                " / ".join(turn.rolls),
+                " / ".join(turn.kept),
+                " / ".join(str(points) for points in turn.entered),
+                turn.outcome,
+                turn.points,
+                turn.penalty,
+                *turn.totals,
+            ]
+        )
+    writer.writerow([])
+    writer.writerow(["player", "score", "Farkles"])
+    for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
+        writer.writerow([name, score, farkles])
+    writer.writerow([])
+    writer.writerow(["statistics"])
+    writer.writerow(list(STATS_HEADER))
+    writer.writerows(sheet.statistics)
+    writer.writerow(["dice", sheet.fairness])
+    writer.writerow([])
+    writer.writerow(["rules in force"])
+    for line in sheet.rules[1:]:
+        writer.writerow([line])
+    return out.getvalue()
+
+
+def readable_time(iso: str) -> str:
+    """An ISO 8601 time as people write it on a score sheet.
+
+    >>> readable_time("2026-01-01T20:05:00+01:00")
+    '1 January 2026, 20:05 (UTC+01:00)'
+    >>> readable_time("not a time")
+    'not a time'
+    """
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    zone = f" ({when.tzname()})" if when.tzinfo is not None else ""
+    return f"{when.day} {when:%B %Y, %H:%M}{zone}"
+
+
+def _cell(text: object, tag: str = "td", align: str = "") -> str:
+    attribute = f' align="{align}"' if align else ""
+    return f"<{tag}{attribute}>{html.escape(str(text))}</{tag}>"
+
+
+def html_text(sheet: ScoreSheet) -> str:
+    """The sheet as a self-contained HTML page (also what the PDF prints)."""
+    e = html.escape
+    result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html><head><meta charset="utf-8"><title>Farkle score sheet</title>',
+        "<style>body{font-family:sans-serif} table{border-collapse:collapse} "
+        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .farkle{color:#b00}</style>",
+        "</head><body>",
+        "<h1>Farkle score sheet</h1>",
+        f"<p>Started {e(readable_time(sheet.started_at))}; exported {e(readable_time(sheet.exported_at))}.<br>",
+        f"Rules: {e(sheet.rules[0])}. Played to {sheet.target:,}.</p>",
+        f"<h2>{e(result)}</h2>",
+    ]
+    if sheet.in_progress:
+        parts.append(f"<p>{e(sheet.in_progress)}</p>")
+    parts.append('<table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts += [_cell(h, "th") for h in ("Player", "Score", "Farkles")]
+    parts.append("</tr>")
+    for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
+        mark = " (winner)" if name in sheet.winners else ""
+        parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
+    parts.append("</table><h2>Turns</h2>")
+    parts.append('<table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts += [_cell(h, "th") for h in ("#", "Player", "Rolls", "Kept", "Outcome", "Points", "Penalty")]
+    parts += [_cell(name, "th") for name in sheet.players]
+    parts.append("</tr>")
+    for turn in sheet.turns:
+        kept = list(turn.kept) + [f"{points:,} entered" for points in turn.entered]
+        outcome = f'<td class="farkle">{e(turn.outcome)}</td>' if turn.farkle else _cell(turn.outcome)
+        parts.append(
+            "<tr>"
+            + _cell(turn.number)
+            + _cell(turn.player)
+            + _cell(" / ".join(turn.rolls))
+            + _cell(" / ".join(kept))
+            + outcome
+            + _cell(f"{turn.points:,}", align="right")
+            + _cell(f"{turn.penalty:,}" if turn.penalty else "", align="right")
+            + "".join(_cell(f"{total:,}", align="right") for total in turn.totals)
+            + "</tr>"
+        )
+    parts.append('</table><h2>Statistics</h2><table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts += [_cell(h, "th") for h in STATS_HEADER]
+    parts.append("</tr>")
+    for row in sheet.statistics:
+        parts.append("<tr>" + "".join(_cell(cell, align="right" if i else "") for i, cell in enumerate(row)) + "</tr>")
+    parts.append(f"</table><p>{e(sheet.fairness)}</p>")
+    parts.append("<h2>Rules in force</h2><ul>")
+    parts += [f"<li>{e(line)}</li>" for line in sheet.rules[1:]]
+    parts.append("</ul></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _write(path: str | Path, text: str) -> None:
+    try:
+        write_atomically(Path(path), text)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
+
+
+def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | None = None) -> None:
+    """Write the game's score sheet as CSV."""
+    _write(path, csv_text(score_sheet(events, exported_at)))
+
+
+def export_html(events: Sequence[Event], path: str | Path, exported_at: str | None = None) -> None:
+    """Write the game's score sheet as an HTML page."""
+    _write(path, html_text(score_sheet(events, exported_at)))

@@ -1,0 +1,482 @@
+"""The journal: every event of a game on disk before the screen shows it.
+
+A journal is a text file of JSON lines, only ever appended to. Its first line
+names the format; every other line is a game event (as
+:func:`~scorekeeper.game.events.event_to_dict` writes it) or one of two
+records of the journal's own:
+
+* ``{"type": "rebuilt", "events": [...]}``: a past turn was corrected, and the
+  game goes on from this whole new log (the old lines stay where they are);
+* ``{"type": "shelved"}``: the players chose not to go on with the game, so it
+  is not offered for resume again (it can still be opened by name).
+
+:meth:`Journal.write` is a :data:`~scorekeeper.game.EventSink`: it writes the
+line, flushes and syncs it, and only then lets the game take the event, so a
+crash, a closed lid or a killed process loses nothing that was shown.
+
+Reading stops at the first line that cannot be taken (cut off mid-write, not
+JSON, not an event, or an event the game refuses) and says which line that is;
+:func:`open_journal` recovers everything before it, moves the damaged file aside
+under a new name and goes on in a fresh copy of the good part.
+
+>>> import tempfile
+>>> from scorekeeper.rules import load_rules
+>>> folder = Path(tempfile.mkdtemp())
+>>> journal = Journal.create(folder / "game.jsonl")
+>>> game = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=journal.write)
+>>> game.roll("1 1 5 2 3 4"); game.keep("1 1 5"); game.bank()
+>>> journal.close()
+>>> recovered = open_journal(folder / "game.jsonl")
+>>> recovered.game.state.players[0].score, recovered.damage is None
+(250, True)
+>>> recovered.journal.close()
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.game.events import (
+    Action,
+    Event,
+    EventFormatError,
+    GameStarted,
+    PlayerAdded,
+    Redone,
+    Undone,
+    event_from_dict,
+    event_to_dict,
+)
+from scorekeeper.game.game import Game
+from scorekeeper.game.state import apply, start
+from scorekeeper.rules import FarkleError, IllegalAction
+
+FORMAT = "scorekeeper-journal"
+VERSION = 1
+"""The journal format this program writes, and the newest it reads."""
+SUFFIX = ".jsonl"
+"""File name ending of journals in the games folder."""
+REBUILT = "rebuilt"
+SHELVED = "shelved"
+
+
+class JournalError(FarkleError):
+    """A journal that cannot be written or read; what is on disk is left as it was."""
+
+
+@dataclass(frozen=True)
+class JournalDamage:
+    """Where a journal breaks, and what was done about it."""
+
+    path: Path
+    """The journal that was damaged."""
+    line: int
+    """The first line that could not be read (1 is the first line of the file)."""
+    reason: str
+    """What is wrong with that line."""
+    recovered: int
+    """How many events before that line were recovered."""
+    kept_as: Path | None = None
+    """Where the damaged file was moved, untouched; None when it was only read."""
+
+    def __str__(self) -> str:
+        kept = f"; the damaged file is kept as {self.kept_as}" if self.kept_as is not None else ""
+        return (
+            f"{self.path}: the journal breaks at line {self.line} ({self.reason}); "
+            f"the {self.recovered} events before it are recovered{kept}"
+        )
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    """What reading a journal found."""
+
+    events: tuple[Event, ...]
+    """The game's log as far as it could be read (what :attr:`Game.events` would be)."""
+    good_bytes: int
+    """Length of the readable start of the file, in bytes."""
+    shelved: bool
+    """Whether the players chose not to go on with this game."""
+    damage: JournalDamage | None
+    """Where the file breaks, if it does."""
+
+    def game(self) -> Game:
+        """The game these events make."""
+        return Game.from_events(self.events)
+
+
+def _line(data: dict[str, Any]) -> bytes:
+    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a new or renamed file's name itself durable."""
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+class Journal:
+    """An open journal, appended to one synced line at a time."""
+
+    def __init__(self, path: Path, handle: int) -> None:
+        self.path = path
+        """The journal's file."""
+        self._handle: int | None = handle
+
+    @classmethod
+    def create(cls, path: str | Path) -> Journal:
+        """Start a new journal at ``path``; refuses to touch a file that is already there."""
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        except FileExistsError:
+            raise JournalError(f"{path}: a journal is already there; open it to go on with that game") from None
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot start a journal: {exc.strerror or exc}") from None
+        journal = cls(path, handle)
+        journal._append(_line({"format": FORMAT, "version": VERSION}))
+        _sync_folder(path.parent)
+        return journal
+
+    @classmethod
+    def append_to(cls, path: str | Path) -> Journal:
+        """Open an existing, readable journal to go on writing it."""
+        path = Path(path)
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_APPEND)
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot open the journal: {exc.strerror or exc}") from None
+        return cls(path, handle)
+
+    def _append(self, line: bytes) -> None:
+        if self._handle is None:
+            raise JournalError(f"{self.path}: the journal is closed")
+        try:
+            written = 0
+            while written < len(line):
+                written += os.write(self._handle, line[written:])
+            os.fsync(self._handle)
+        except OSError as exc:
+            raise JournalError(
+                f"{self.path}: cannot write the journal ({exc.strerror or exc}); the last step was not taken"
+            ) from None
+
+    def write(self, event: Event) -> None:
+        """Write one event, synced to disk (the game's sink: it runs before the game takes the event)."""
+        self._append(_line(event_to_dict(event)))
+
+    def rebuilt(self, events: Sequence[Event]) -> None:
+        """Record that the game now goes on from ``events`` (a past turn was corrected)."""
+        self._append(_line({"type": REBUILT, "events": [event_to_dict(event) for event in events]}))
+
+    def shelve(self) -> None:
+        """Record that the players chose not to go on with this game."""
+        self._append(_line({"type": SHELVED}))
+
+    def close(self) -> None:
+        """Close the file (every line is already on disk)."""
+        if self._handle is not None:
+            os.close(self._handle)
+            self._handle = None
+
+
+def _take(game: Game | None, event: Event) -> Game:
+    if game is None:
+        if not isinstance(event, GameStarted):
+            raise EventFormatError("the first event of a game must be its start")
+        return Game.from_events([event])
+    if isinstance(event, Undone):
+        game.undo()
+    elif isinstance(event, Redone):
+        game.redo()
+    elif isinstance(event, GameStarted):
+        raise EventFormatError("a second start of a game in the same journal")
+    else:
+        game.act(event)
+    return game
+
+
+def _header_problem(data: Any) -> str | None:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return "not a scorekeeper journal"
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        return "the journal has no format version"
+    if version > VERSION:
+        return f"written by a newer scorekeeper (format version {version}; this one reads up to {VERSION})"
+    return None
+
+
+def read_journal(path: str | Path) -> JournalContents:
+    """Read a journal as far as it goes, without changing anything on disk."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"{path}: no such journal") from None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the journal: {exc.strerror or exc}") from None
+    game: Game | None = None
+    shelved = False
+    good = 0
+    number = 0
+    reason = ""
+    lines = data.split(b"\n")
+    complete = lines[:-1]
+    if lines[-1]:
+        complete.append(lines[-1])
+    for number, raw in enumerate(complete, start=1):
+        end = good + len(raw) + 1
+        if end > len(data):
+            reason = "the line was cut off while it was being written"
+            break
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            reason = f"not a JSON line: {exc}"
+            break
+        if number == 1:
+            problem = _header_problem(record)
+            if problem is not None:
+                if isinstance(record, dict) and record.get("format") == FORMAT:
+                    raise JournalError(f"{path}: {problem}")
+                raise JournalError(f"{path}: {problem} (line 1 does not name the format)")
+            good = end
+            continue
+        try:
+            if isinstance(record, dict) and record.get("type") == SHELVED:
+                shelved = True
+            elif isinstance(record, dict) and record.get("type") == REBUILT:
+                listed = record.get("events")
+                if not isinstance(listed, list):
+                    raise EventFormatError("a rebuilt game without its list of events")
+                game = Game.from_events([event_from_dict(item) for item in listed])
+            else:
+                game = _take(game, event_from_dict(record))
+        except FarkleError as exc:
+            reason = str(exc)
+            break
+        good = end
+    else:
+        number = 0
+    if good == 0 and not reason:
+        raise JournalError(f"{path}: the journal is empty")
+    events = game.events if game is not None else ()
+    damage = JournalDamage(path, number, reason, len(events)) if reason else None
+    return JournalContents(events, good, shelved, damage)
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """A journal opened to go on with its game."""
+
+    game: Game
+    """The game, writing each new event to :attr:`journal`."""
+    journal: Journal
+    """The journal, open for appending."""
+    damage: JournalDamage | None
+    """What was wrong with the file, if anything; then the damaged file was moved aside."""
+
+
+def _aside_name(path: Path) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = path.name.removesuffix(SUFFIX)
+    candidate = path.with_name(f"{base}.damaged-{stamp}{SUFFIX}")
+    count = 1
+    while candidate.exists():
+        count += 1
+        candidate = path.with_name(f"{base}.damaged-{stamp}-{count}{SUFFIX}")
+    return candidate
+
+
+def open_journal(path: str | Path) -> Recovered:
+    """Open a journal to go on with its game, recovering what comes before any damage.
+
+    A damaged file is renamed aside, never written over; the readable lines
+    before the damage are copied to a fresh journal under the original name.
+    """
+    path = Path(path)
+    contents = read_journal(path)
+    if not contents.events:
+        raise JournalError(f"{path}: no game could be read from the journal ({contents.damage})")
+    damage = contents.damage
+    if damage is not None:
+        good = path.read_bytes()[: contents.good_bytes]
+        aside = _aside_name(path)
+        fresh = path.with_name(f".{path.name}.recovering")
+        try:
+            with open(fresh, "wb") as stream:
+                stream.write(good)
+                stream.flush()
+                os.fsync(stream.fileno())
+            os.rename(path, aside)
+            os.rename(fresh, path)
+        except OSError as exc:
+            fresh.unlink(missing_ok=True)
+            raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
+        _sync_folder(path.parent)
+        damage = JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
+    journal = Journal.append_to(path)
+    game = Game.from_events(contents.events, sink=journal.write)
+    return Recovered(game, journal, damage)
+
+
+def games_folder(home: Path) -> Path:
+    """Where the journals of a scorekeeper home folder live."""
+    return home / "games"
+
+
+def new_journal_path(home: Path) -> Path:
+    """A fresh journal name in the games folder, named by the time."""
+    folder = games_folder(home)
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    candidate = folder / f"{stamp}{SUFFIX}"
+    count = 1
+    while candidate.exists():
+        count += 1
+        candidate = folder / f"{stamp}-{count}{SUFFIX}"
+    return candidate
+
+
+def unfinished_games(home: Path) -> list[Path]:
+    """Journals of games not over and not shelved, newest first (damaged ones included)."""
+    folder = games_folder(home)
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in folder.glob(f"*{SUFFIX}"):
+        if ".damaged-" in path.name:
+            continue
+        try:
+            contents = read_journal(path)
+        except JournalError:
+            continue
+        if contents.shelved or not contents.events:
+            continue
+        try:
+            if contents.game().state.over:
+                continue
+        except FarkleError:
+            continue
+        found.append(path)
+    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def default_home() -> Path:
+    """The folder for journals and corrections: ``$SCOREKEEPER_HOME``, else the user's data folder."""
+    if os.environ.get("SCOREKEEPER_HOME"):
+        return Path(os.environ["SCOREKEEPER_HOME"])
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "scorekeeper"
+
+
+def effective_actions(events: Sequence[Event]) -> list[Action]:
+    """The steps of play a log stands for once its undos and redos are worked out."""
+    active: list[Action] = []
+    undone: list[Action] = []
+    for event in events:
+        if isinstance(event, Undone):
+            undone.append(active.pop())
+        elif isinstance(event, Redone):
+            active.append(undone.pop())
+        elif not isinstance(event, GameStarted):
+            active.append(event)
+            undone.clear()
+    return active
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of a game's steps: one player's turn, or a player taking a seat."""
+
+    actions: tuple[Action, ...]
+    """The steps, in order."""
+    turn: int | None
+    """Index of the turn in the game's history (None for a seat taken, or the turn still being played)."""
+
+
+def segments(events: Sequence[Event]) -> list[Segment]:
+    """The game's steps cut into turns (and seats taken), in order of play.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("5 2 3 4 6 6"); game.keep("5"); game.bank(); game.roll("2 2 3")
+    >>> [(len(s.actions), s.turn) for s in segments(game.events)]
+    [(1, None), (1, None), (3, 0), (1, None)]
+    """
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    state = start(first)
+    found: list[Segment] = []
+    turn: list[Action] = []
+    for action in effective_actions(events):
+        finished = len(state.history)
+        state = apply(state, action)
+        if isinstance(action, PlayerAdded):
+            found.append(Segment((action,), None))
+            continue
+        turn.append(action)
+        if len(state.history) > finished:
+            found.append(Segment(tuple(turn), finished))
+            turn = []
+    if turn:
+        found.append(Segment(tuple(turn), None))
+    return found
+
+
+def with_turn_replaced(events: Sequence[Event], turn: int, actions: Sequence[Action]) -> list[Event]:
+    """A new log in which finished turn ``turn`` was played as ``actions``; everything after is
+    replayed on top, so all totals follow. Raises the game's error, naming the step, if the
+    edited turn does not end a turn or a later step no longer applies.
+
+    >>> from scorekeeper.game import Banked, DiceRolled, Kept
+    >>> from scorekeeper.rules import Dice, load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("5 2 3 4 6 6"); game.keep("5"); game.bank()
+    >>> game.roll("1 2 3 3 4 6"); game.keep("1"); game.bank()
+    >>> fixed = [DiceRolled(Dice.from_str("1 5 2 3 4 6")), Kept(Dice.from_str("1 5")), Banked()]
+    >>> [p.score for p in Game.from_events(with_turn_replaced(game.events, 0, fixed)).state.players]
+    [150, 100]
+    """
+    first = events[0]
+    assert isinstance(first, GameStarted)
+    parts = segments(events)
+    if not any(part.turn == turn for part in parts):
+        raise IllegalAction(f"edit turn {turn + 1}: there is no such finished turn")
+    rebuilt: list[Event] = [first]
+    for part in parts:
+        if part.turn != turn:
+            rebuilt.extend(part.actions)
+            continue
+        state = Game.from_events(rebuilt).state
+        finished = len(state.history)
+        for number, action in enumerate(actions, start=1):
+            if len(state.history) > finished:
+                raise IllegalAction(f"edit turn {turn + 1}: the turn is over after step {number - 1}; remove the steps after it")
+            try:
+                state = apply(state, action)
+            except FarkleError as exc:
+                raise type(exc)(f"edit turn {turn + 1}, step {number}: {exc}") from None
+        if len(state.history) == finished:
+            raise IllegalAction(f"edit turn {turn + 1}: the turn does not end; finish it with a bank or a Farkle")
+        rebuilt.extend(actions)
+    try:
+        Game.from_events(rebuilt)
+    except FarkleError as exc:
+        raise type(exc)(f"after editing turn {turn + 1}, a later step no longer fits: {exc}") from None
+    return rebuilt

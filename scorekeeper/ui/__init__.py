@@ -1,0 +1,6 @@
+"""The window: the only package that imports Qt (PySide6).
+
+Views take model objects: the :class:`~scorekeeper.ui.controller.GameController`
+owns the game and its journal, tables are ``QAbstractTableModel`` s, and capture
+and detection run in a ``QThread`` worker that talks by signals.
+"""

@@ -1,0 +1,53 @@
+"""Start the window: the Qt application, the game (new, resumed or asked for), optional screenshot."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from scorekeeper.game.journal import default_home
+from scorekeeper.rules import load_rules
+from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.main_window import MainWindow, WindowOptions
+
+SCREENSHOT_PLAYERS = ("Ann", "Bob", "Cy")
+"""Who plays when a screenshot run names no players."""
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    """Run the window this long, save a picture of it, then exit."""
+
+    path: Path
+    """Where the PNG goes."""
+    after: float
+    """Seconds to run first."""
+
+
+def run_window(options: WindowOptions, screenshot: Screenshot | None = None, home: Path | None = None) -> int:
+    """Open the window and run it until it is closed; returns the exit status."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("scorekeeper")
+    controller = GameController(home or default_home())
+    window = MainWindow(controller, options)
+    window.show()
+    if options.resume is not None:
+        window.resume(options.resume)
+    elif options.players or screenshot is not None:
+        controller.start(options.rules or load_rules("retail"), options.players or SCREENSHOT_PLAYERS, options.target)
+    else:
+        QTimer.singleShot(0, window.startup)
+    if screenshot is not None:
+
+        def shoot() -> None:
+            window.grab().save(str(screenshot.path))
+            window.close()
+            app.quit()
+
+        QTimer.singleShot(int(screenshot.after * 1000), shoot)
+    status = app.exec()
+    return int(status)

@@ -1,0 +1,200 @@
+"""The calibration dialog: drag the rolling area's corners on the live view, measure the die size
+from dice placed on the table, set the settling and confidence, and save the profile.
+
+The profile saved here is the one loaded the next time the program starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
+from scorekeeper.pipeline.watch import WatchStep
+from scorekeeper.ui.camera_view import CameraView, Overlay
+
+HANDLE = 9.0
+"""Radius of a corner handle, px on screen."""
+GRAB = 24.0
+"""How near a corner a press must be to pick it up, px on screen."""
+
+
+def measured_die_size(step: WatchStep, resolution_width: int) -> float | None:
+    """The median edge of the dice seen, in pixels at the profile's resolution (None if no dice)."""
+    boxes = np.concatenate([step.dice.boxes, step.aside.boxes])
+    if not len(boxes):
+        return None
+    edges = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    width = step.frame.size[0]
+    return round(float(np.median(edges)) * resolution_width / width, 1)
+
+
+class AreaEditor(CameraView):
+    """The live view with the rolling area's corners as handles to drag."""
+
+    area_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.dragging: int | None = None
+
+    def corner_at(self, point: QPointF) -> int | None:
+        if self.image is None:
+            return None
+        width, height = self.image.width(), self.image.height()
+        best, nearest = None, GRAB
+        for index, (u, v) in enumerate(self.area):
+            corner = self.to_widget(u * width, v * height)
+            distance = ((corner.x() - point.x()) ** 2 + (corner.y() - point.y()) ** 2) ** 0.5
+            if distance <= nearest:
+                best, nearest = index, distance
+        return best
+
+    def corner_position(self, index: int) -> QPointF:
+        """Where corner ``index`` is drawn (tests drag from there)."""
+        assert self.image is not None
+        u, v = self.area[index]
+        return self.to_widget(u * self.image.width(), v * self.image.height())
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.dragging = self.corner_at(event.position())
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self.dragging is None or self.image is None:
+            return
+        scale, x, y = self._placement()
+        u = (event.position().x() - x) / scale / self.image.width()
+        v = (event.position().y() - y) / scale / self.image.height()
+        corners = list(self.area)
+        corners[self.dragging] = (round(min(max(u, 0.0), 1.0), 4), round(min(max(v, 0.0), 1.0), 4))
+        self.area = tuple(corners)
+        self.area_changed.emit()
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self.dragging = None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self.image is None:
+            return
+        painter = QPainter(self)
+        painter.setPen(QPen(QColor("white"), 2))
+        painter.setBrush(QColor("#2980b9"))
+        for index in range(len(self.area)):
+            painter.drawEllipse(self.corner_position(index), HANDLE, HANDLE)
+        painter.end()
+
+
+class CalibrationDialog(QDialog):
+    """Edits a copy of the profile; Save writes it and hands it to the window."""
+
+    saved = Signal(object)
+    """The profile just saved (a :class:`CalibrationProfile`)."""
+
+    def __init__(self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Calibrate the camera")
+        self.profile = profile
+        self.save_to = save_to
+        self.latest: WatchStep | None = None
+        self.editor = AreaEditor()
+        self.editor.area = profile.area
+        self.editor.setMinimumSize(640, 400)
+        self.die_size = QDoubleSpinBox()
+        self.die_size.setRange(0, 4096)
+        self.die_size.setDecimals(1)
+        self.die_size.setSuffix(" px")
+        self.die_size.setValue(profile.die_size)
+        self.measure = QPushButton("Measure from the dice on the table")
+        self.settle = QSpinBox()
+        self.settle.setRange(2, 300)
+        self.settle.setValue(profile.settle_frames)
+        self.confidence = QDoubleSpinBox()
+        self.confidence.setRange(0, 1)
+        self.confidence.setSingleStep(0.05)
+        self.confidence.setValue(profile.confidence)
+        reset = QPushButton("Whole frame")
+        self.message = QLabel("Drag the blue corners around the rolling area; dice outside it are the ones set aside.")
+        self.message.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        save_as = buttons.addButton("Save as...", QDialogButtonBox.ButtonRole.ActionRole)
+        form = QFormLayout()
+        size_row = QHBoxLayout()
+        size_row.addWidget(self.die_size)
+        size_row.addWidget(self.measure)
+        form.addRow("Die size (0: any)", size_row)
+        form.addRow("Still frames before a roll is taken", self.settle)
+        form.addRow("Dice read below this confidence are unsure", self.confidence)
+        form.addRow("Rolling area", reset)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.editor, 1)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self.measure.clicked.connect(self.measure_die_size)
+        reset.clicked.connect(self.whole_frame)
+        buttons.accepted.connect(lambda: self.save(self.save_to))
+        buttons.rejected.connect(self.reject)
+        save_as.clicked.connect(self.save_as)
+
+    def show_step(self, step: WatchStep) -> None:
+        """A frame from the live view."""
+        self.latest = step
+        self.editor.show_frame(step.frame.image, Overlay(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
+
+    def whole_frame(self) -> None:
+        self.editor.area = WHOLE_FRAME
+        self.editor.update()
+
+    def measure_die_size(self) -> None:
+        size = measured_die_size(self.latest, self.profile.resolution[0]) if self.latest is not None else None
+        if size is None:
+            self.message.setText("No dice seen: place a few dice on the table (the dice reader must be working).")
+            return
+        self.die_size.setValue(size)
+        self.message.setText(f"Die size measured: {size:.1f} px at {self.profile.resolution[0]}x{self.profile.resolution[1]}.")
+
+    def edited(self) -> CalibrationProfile:
+        """The profile as set in the dialog; :class:`CalibrationError` if a field is out of range."""
+        return replace(
+            self.profile,
+            area=tuple(self.editor.area),
+            die_size=float(self.die_size.value()),
+            settle_frames=int(self.settle.value()),
+            confidence=float(self.confidence.value()),
+        )
+
+    def save(self, path: Path) -> bool:
+        try:
+            profile = self.edited()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_profile(profile, path)
+        except (CalibrationError, OSError) as exc:
+            self.message.setText(f"Not saved: {exc}")
+            return False
+        self.saved.emit(profile)
+        self.accept()
+        return True
+
+    def save_as(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save the calibration profile", str(self.save_to), "Profiles (*.toml)")
+        if name:
+            self.save(Path(name))

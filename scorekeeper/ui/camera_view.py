@@ -1,0 +1,206 @@
+"""The live view: the frame with each die's box and value drawn over it, and the tap picker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
+from PySide6.QtWidgets import QFrame, QGridLayout, QPushButton, QSizePolicy, QWidget
+
+from scorekeeper.vision.detections import Detections
+
+SCORING = QColor("#2ecc71")
+NOT_SCORING = QColor("#e67e22")
+UNSURE = QColor("#ff2dd4")
+ASIDE = QColor("#95a5a6")
+
+
+@dataclass(frozen=True, eq=False)
+class Overlay:
+    """What is drawn over the frame."""
+
+    dice: Detections
+    """The dice of the roll (in the rolling area)."""
+    scoring: NDArray[np.bool_]
+    """(n,) which of them score in the roll."""
+    unsure: NDArray[np.bool_]
+    """(n,) which of them need a tap to confirm."""
+    aside: Detections
+    """Dice outside the rolling area (set aside)."""
+
+    @classmethod
+    def empty(cls) -> Overlay:
+        return cls(Detections.empty(), np.zeros(0, bool), np.zeros(0, bool), Detections.empty())
+
+
+def to_qimage(frame: NDArray[np.uint8]) -> QImage:
+    """A BGR frame as a QImage of its own (the frame may change afterwards).
+
+    The pixels are copied into the image's own memory: PySide6's QImage-from-buffer
+    constructor loses references to None, and a live view calls it for every frame
+    until CPython aborts ("deallocating None").
+    """
+    height, width = frame.shape[:2]
+    image = QImage(width, height, QImage.Format.Format_BGR888)
+    pixels = np.frombuffer(image.bits(), np.uint8, count=image.sizeInBytes()).reshape(height, image.bytesPerLine())
+    pixels[:, : width * 3] = np.asarray(frame, np.uint8).reshape(height, width * 3)
+    return image
+
+
+class CameraView(QWidget):
+    """Paints the latest frame scaled to fit, and the dice over it; taps say where."""
+
+    die_tapped = Signal(int, QPoint)
+    """A die of the overlay was tapped: its index, and where on screen (for the picker)."""
+    table_tapped = Signal(float, float, QPoint)
+    """Empty table was tapped: the point in frame pixels, and where on screen."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.image: QImage | None = None
+        self.frame: NDArray[np.uint8] | None = None
+        self.overlay = Overlay.empty()
+        self.area: tuple[tuple[float, float], ...] = ()
+        self.message = "Waiting for the camera..."
+        self.setMinimumSize(320, 240)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def show_frame(self, frame: NDArray[np.uint8], overlay: Overlay) -> None:
+        self.frame = frame
+        self.image = to_qimage(frame)
+        self.overlay = overlay
+        self.update()
+
+    def set_overlay(self, overlay: Overlay) -> None:
+        self.overlay = overlay
+        self.update()
+
+    def show_message(self, text: str) -> None:
+        self.message = text
+        self.image = None
+        self.update()
+
+    def _placement(self) -> tuple[float, float, float]:
+        """Scale and offset of the frame in the widget."""
+        assert self.image is not None
+        scale = min(self.width() / self.image.width(), self.height() / self.image.height())
+        x = (self.width() - self.image.width() * scale) / 2
+        y = (self.height() - self.image.height() * scale) / 2
+        return scale, x, y
+
+    def to_frame(self, point: QPointF) -> tuple[float, float] | None:
+        """A widget point in frame pixels, or None off the frame."""
+        if self.image is None:
+            return None
+        scale, x, y = self._placement()
+        fx, fy = (point.x() - x) / scale, (point.y() - y) / scale
+        if not (0 <= fx < self.image.width() and 0 <= fy < self.image.height()):
+            return None
+        return fx, fy
+
+    def to_widget(self, fx: float, fy: float) -> QPointF:
+        """A frame pixel in widget coordinates."""
+        scale, x, y = self._placement()
+        return QPointF(x + fx * scale, y + fy * scale)
+
+    def die_centre(self, index: int) -> QPoint:
+        """Where die ``index`` of the overlay is drawn (tests click there)."""
+        x0, y0, x1, y1 = self.overlay.dice.boxes[index]
+        return self.to_widget((x0 + x1) / 2, (y0 + y1) / 2).toPoint()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#202020"))
+        if self.image is None:
+            painter.setPen(QColor("white"))
+            font = QFont(self.font())
+            font.setPointSize(max(font.pointSize(), 10) + 4)
+            painter.setFont(font)
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
+            return
+        scale, x, y = self._placement()
+        painter.drawImage(QRectF(x, y, self.image.width() * scale, self.image.height() * scale), self.image)
+        width, height = self.image.width(), self.image.height()
+        if self.area and len(self.area) >= 3:
+            painter.setPen(QPen(QColor(255, 255, 255, 160), 2, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPolygon(QPolygonF([self.to_widget(u * width, v * height) for u, v in self.area]))
+        font = QFont(self.font())
+        font.setBold(True)
+        font.setPointSize(max(font.pointSize(), 10) + 6)
+        painter.setFont(font)
+        for box in self.overlay.aside.boxes:
+            self._box(painter, box, ASIDE, "", dashed=True)
+        dice = self.overlay.dice
+        for index in range(len(dice)):
+            unsure = bool(self.overlay.unsure[index]) if index < len(self.overlay.unsure) else False
+            scoring = bool(self.overlay.scoring[index]) if index < len(self.overlay.scoring) else False
+            colour = UNSURE if unsure else SCORING if scoring else NOT_SCORING
+            label = f"{int(dice.values[index])}{'?' if unsure else ''}"
+            self._box(painter, dice.boxes[index], colour, label, dashed=unsure)
+        painter.end()
+
+    def _box(self, painter: QPainter, box: NDArray[np.float32], colour: QColor, label: str, dashed: bool) -> None:
+        top_left = self.to_widget(float(box[0]), float(box[1]))
+        bottom_right = self.to_widget(float(box[2]), float(box[3]))
+        rect = QRectF(top_left, bottom_right)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colour, 3, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        painter.drawRect(rect)
+        if label:
+            tag = QRectF(rect.left(), rect.top() - 30, max(30.0, 18.0 * len(label)), 28)
+            painter.fillRect(tag, QBrush(colour))
+            painter.setPen(QColor("black"))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        point = self.to_frame(event.position())
+        if point is None:
+            return
+        fx, fy = point
+        boxes = self.overlay.dice.boxes
+        hit = np.flatnonzero((boxes[:, 0] <= fx) & (fx <= boxes[:, 2]) & (boxes[:, 1] <= fy) & (fy <= boxes[:, 3]))
+        screen = event.globalPosition().toPoint()
+        if len(hit):
+            centres = (boxes[hit, :2] + boxes[hit, 2:]) / 2
+            nearest = hit[int(np.argmin(((centres - (fx, fy)) ** 2).sum(1)))]
+            self.die_tapped.emit(int(nearest), screen)
+        else:
+            self.table_tapped.emit(fx, fy, screen)
+
+
+class DiePicker(QFrame):
+    """A small popup: the six faces, and (for a die that was read) "not a die"."""
+
+    picked = Signal(object)
+    """The face chosen (1-6), or None for "not a die"."""
+
+    def __init__(self, parent: QWidget | None = None, allow_none: bool = True, current: int | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Popup)
+        self.setFrameShape(QFrame.Shape.Box)
+        layout = QGridLayout(self)
+        self.buttons: dict[int | None, QPushButton] = {}
+        for face in range(1, 7):
+            button = QPushButton(str(face))
+            font = button.font()
+            font.setPointSize(max(font.pointSize(), 10) + 8)
+            font.setBold(face == current)
+            button.setFont(font)
+            button.setMinimumSize(56, 56)
+            button.clicked.connect(lambda _=False, f=face: self._pick(f))
+            layout.addWidget(button, (face - 1) // 3, (face - 1) % 3)
+            self.buttons[face] = button
+        if allow_none:
+            button = QPushButton("not a die")
+            button.clicked.connect(lambda _=False: self._pick(None))
+            layout.addWidget(button, 2, 0, 1, 3)
+            self.buttons[None] = button
+
+    def _pick(self, face: int | None) -> None:
+        self.picked.emit(face)
+        self.close()

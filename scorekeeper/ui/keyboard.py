@@ -1,0 +1,84 @@
+"""The keyboard path: one line where the dice are typed, and single keys for the rest.
+
+Digits type a roll (or, with a roll on the table, the dice to keep); Enter takes
+them. ``c 3 5`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -`` says
+the 4 is not a die). B banks, F calls the Farkle, Z and Y undo and redo.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRegularExpression, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QRegularExpressionValidator
+from PySide6.QtWidgets import QLineEdit, QWidget
+
+from scorekeeper.rules import Dice, FarkleError
+
+COMMAND_KEYS = {
+    Qt.Key.Key_B: "bank",
+    Qt.Key.Key_F: "farkle",
+    Qt.Key.Key_Z: "undo",
+    Qt.Key.Key_U: "undo",
+    Qt.Key.Key_Y: "redo",
+}
+"""Single keys and the step each one takes."""
+
+
+class DiceEntry(QLineEdit):
+    """The line the dice are typed into; command keys are passed on, never typed."""
+
+    submitted = Signal(str)
+    """Enter was pressed with this text."""
+    command = Signal(str)
+    """A command key was pressed: "bank", "farkle", "undo" or "redo"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"[cC]?[-1-6 ,]*"), self))
+        self.setPlaceholderText("type the dice, e.g. 115234, then Enter")
+        font = self.font()
+        font.setPointSize(max(font.pointSize(), 10) + 6)
+        self.setFont(font)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = Qt.Key(event.key())
+        plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if key in COMMAND_KEYS and (plain or event.modifiers() == Qt.KeyboardModifier.ControlModifier):
+            self.command.emit(COMMAND_KEYS[key])
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.submitted.emit(self.text())
+            return
+        super().keyPressEvent(event)
+
+
+def parse_face(text: str) -> int | None:
+    """A face for a correction: 1-6, or '-' for none."""
+    if text == "-":
+        return None
+    if text not in ("1", "2", "3", "4", "5", "6"):
+        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
+    return int(text)
+
+
+def parse_correction(text: str) -> tuple[int | None, int | None]:
+    """``c 3 5`` / ``c35`` / ``c-5`` / ``c4-``: the face read and the face it really is.
+
+    >>> parse_correction("c35"), parse_correction("c - 5"), parse_correction("C4-")
+    ((3, 5), (None, 5), (4, None))
+    """
+    faces = [char for char in text[1:] if char not in " ,"]
+    if len(faces) != 2:
+        raise FarkleError(f"correction {text!r}: type c, the face read and the real face, e.g. c35 (- for none)")
+    return parse_face(faces[0]), parse_face(faces[1])
+
+
+def parse_dice(text: str) -> Dice:
+    """Typed dice, with or without spaces.
+
+    >>> str(parse_dice("115 234"))
+    '1 1 2 3 4 5'
+    """
+    digits = [char for char in text if char not in " ,"]
+    if not digits or "-" in digits:
+        raise FarkleError(f"{text!r}: type the dice as digits 1-6, e.g. 115234")
+    return Dice(int(char) for char in digits)

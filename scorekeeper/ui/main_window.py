@@ -1,0 +1,296 @@
+"""The main window: live view on the left; scoreboard, turn and history on the right."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from scorekeeper.export import FORMATS, export_csv, export_html
+from scorekeeper.game.journal import read_journal, unfinished_games
+from scorekeeper.rules import FarkleError, GameKind, RuleSet
+from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.flip_panel import FlipPanel
+from scorekeeper.ui.history import HistoryPanel
+from scorekeeper.ui.new_game import NewGameDialog
+from scorekeeper.ui.pdf_export import export_pdf
+from scorekeeper.ui.rules_view import RulesDialog
+from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
+from scorekeeper.ui.turn_panel import TurnPanel, big
+
+if TYPE_CHECKING:
+    from scorekeeper.ui.worker import ReaderFactory, SourceOpener
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WindowOptions:
+    """What the command line asked of the window."""
+
+    source: str | None = None
+    """``webcam:N``, ``video:PATH``, ``images:DIR`` or ``demo``; None: the first webcam, else the demo table."""
+    rules: RuleSet | None = None
+    """Rules for a game started from the command line."""
+    players: tuple[str, ...] = ()
+    """Players of a game started from the command line."""
+    target: int | None = None
+    """Target of a game started from the command line."""
+    resume: Path | None = None
+    """A journal to go on with."""
+    calibration: Path | None = None
+    """A calibration profile to use instead of the last one saved."""
+
+
+def journal_summary(path: Path) -> str:
+    """Who is playing in a journal's game and the scores, for the resume question."""
+    try:
+        state = read_journal(path).game().state
+    except FarkleError as exc:
+        return f"{path.name} (damaged: {exc})"
+    scores = ", ".join(f"{p.name} {p.score:,}" for p in state.players)
+    return f"the game started {state.started_at.replace('T', ' at ')[:19]} ({scores})"
+
+
+class MainWindow(QMainWindow):
+    """Scoreboard, turn panel, history, and (dice edition) the live camera view."""
+
+    def __init__(
+        self,
+        controller: GameController,
+        options: WindowOptions = WindowOptions(),
+        reader: ReaderFactory | None = None,
+        opener: SourceOpener | None = None,
+    ) -> None:
+        """``reader`` and ``opener`` replace the ONNX reader and the frame sources (tests)."""
+        super().__init__()
+        self.controller = controller
+        self.options = options
+        self._reader = reader
+        self._opener = opener
+        self.setWindowTitle("scorekeeper: Farkle")
+        self.scoreboard_model = ScoreboardModel(controller)
+        self.scoreboard = ScoreboardView(self.scoreboard_model)
+        self.banner = big(QLabel(), 8)
+        self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.hide()
+        self.turn_panel = TurnPanel(controller)
+        self.flip_panel = FlipPanel(controller)
+        self.turns = QStackedWidget()
+        self.turns.addWidget(self.turn_panel)
+        self.turns.addWidget(self.flip_panel)
+        self.history = HistoryPanel(controller)
+        self.camera = self._camera_pane()
+        self.extras = self._extras()
+
+        right = QWidget()
+        column = QVBoxLayout(right)
+        column.addWidget(self.banner)
+        column.addWidget(self.scoreboard, 2)
+        column.addWidget(self.turns, 3)
+        for widget in self.extras:
+            column.addWidget(widget)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.camera)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.setCentralWidget(self.splitter)
+        dock = QDockWidget("History: every turn (double-click to correct one)", self)
+        dock.setObjectName("history")
+        dock.setWidget(self.history)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        self.history_dock = dock
+        self.source_label = QLabel()
+        self.statusBar().addPermanentWidget(self.source_label)
+        self._menus()
+        controller.changed.connect(self.refresh)
+        controller.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.resize(1400, 900)
+        self.refresh()
+
+    def _camera_pane(self) -> QWidget:
+        try:
+            from scorekeeper.ui.camera_pane import CameraPane
+            from scorekeeper.ui.worker import default_opener, default_reader
+        except ImportError as exc:
+            log.warning("the camera pipeline is not available: %s", exc)
+            missing = big(QLabel(f"Camera view unavailable in this build ({exc}).\nType the dice by hand."), 3)
+            missing.setWordWrap(True)
+            missing.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            return missing
+        pane = CameraPane(
+            self.controller, self.options, self, reader=self._reader or default_reader, opener=self._opener or default_opener
+        )
+        pane.source_changed.connect(lambda text: self.source_label.setText(text))
+        return pane
+
+    def _extras(self) -> list[QWidget]:
+        """The coach's hint and the table statistics, where those parts are installed."""
+        widgets: list[QWidget] = []
+        try:
+            from scorekeeper.ui.coach_hint import CoachHint
+        except ImportError as exc:
+            log.info("coach hint not available: %s", exc)
+            widgets.append(QLabel("Coach: not available in this build."))
+        else:
+            self.coach_hint = CoachHint(self.controller)
+            self.turn_panel.hint_slot.addWidget(self.coach_hint)
+            # From the hint itself, so switching the coach off clears the highlight too.
+            self.coach_hint.best_keep_changed.connect(self.turn_panel.highlight)
+            self.turn_panel.highlight(self.coach_hint.best_keep())
+        try:
+            from scorekeeper.ui.stats_panel import StatsPanel
+        except ImportError as exc:
+            log.info("stats panel not available: %s", exc)
+        else:
+            self.stats_panel = StatsPanel(self.controller)
+            dock = QDockWidget("Table statistics", self)
+            dock.setObjectName("stats")
+            dock.setWidget(self.stats_panel)
+            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            dock.hide()
+            self.stats_dock = dock
+        return widgets
+
+    def _menus(self) -> None:
+        game = self.menuBar().addMenu("&Game")
+        self._action(game, "&New game...", self.new_game, QKeySequence.StandardKey.New)
+        self._action(game, "&Resume a game...", self.choose_resume, QKeySequence.StandardKey.Open)
+        export = game.addMenu("&Export score sheet")
+        for kind in FORMATS:
+            self._action(export, f"as {kind.upper()}...", partial(self.choose_export, kind))
+        game.addSeparator()
+        self._action(game, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        view = self.menuBar().addMenu("&View")
+        self._action(view, "&Rules in force", self.show_rules, "Ctrl+R")
+        view.addAction(self.history_dock.toggleViewAction())
+        if hasattr(self, "stats_dock"):
+            view.addAction(self.stats_dock.toggleViewAction())
+        if hasattr(self.camera, "menu_actions"):
+            camera = self.menuBar().addMenu("&Camera")
+            for action in self.camera.menu_actions():
+                camera.addAction(action)
+
+    def _action(
+        self, menu: QMenu, text: str, slot: Callable[[], object], shortcut: QKeySequence.StandardKey | str | None = None
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(lambda _=False: slot())
+        menu.addAction(action)
+        return action
+
+    def refresh(self) -> None:
+        state = self.controller.state
+        cards = state is not None and state.rules.kind is GameKind.CARDS
+        self.turns.setCurrentWidget(self.flip_panel if cards else self.turn_panel)
+        self.camera.setVisible(not cards)
+        if state is None:
+            self.banner.hide()
+            return
+        if state.over:
+            names = " and ".join(state.players[seat].name for seat in state.winners)
+            self.banner.setText(f"{names} win{'s' if len(state.winners) == 1 else ''} the game!")
+            self.banner.setStyleSheet("background: #2e7d32; color: white; padding: 8px")
+        elif state.final_lap:
+            mark = state.players[state.lap_mark].name if state.lap_mark is not None else ""
+            self.banner.setText(f"LAST LAP: {mark} reached {state.target:,}; everyone else has one more turn")
+            self.banner.setStyleSheet("background: #f39c12; color: black; padding: 8px")
+        else:
+            self.banner.hide()
+            return
+        self.banner.show()
+
+    def startup(self) -> None:
+        """On start: offer an unfinished game, else ask for a new one."""
+        found = unfinished_games(self.controller.home)
+        if found:
+            box = QMessageBox(self)
+            box.setWindowTitle("Go on with a game?")
+            box.setText(f"There is an unfinished game: {journal_summary(found[0])}. Go on with it?")
+            resume = box.addButton("Resume it", QMessageBox.ButtonRole.AcceptRole)
+            aside = box.addButton("New game, set it aside", QMessageBox.ButtonRole.DestructiveRole)
+            box.addButton("New game, ask again next time", QMessageBox.ButtonRole.RejectRole)
+            box.exec()
+            if box.clickedButton() is resume:
+                self.resume(found[0])
+                return
+            if box.clickedButton() is aside:
+                self.controller.shelve(found[0])
+        self.new_game()
+
+    def new_game(self) -> None:
+        names = tuple(p.name for p in self.controller.state.players) if self.controller.state else ()
+        dialog = NewGameDialog(names, parent=self)
+        if dialog.exec() != NewGameDialog.DialogCode.Accepted:
+            return
+        setup = dialog.setup()
+        if setup is not None:
+            self.controller.start(setup.rules, setup.players, setup.target)
+
+    def choose_resume(self) -> None:
+        folder = self.controller.home / "games"
+        name, _ = QFileDialog.getOpenFileName(self, "Resume a game", str(folder), "Game journals (*.jsonl)")
+        if name:
+            self.resume(Path(name))
+
+    def resume(self, path: Path) -> None:
+        try:
+            damage = self.controller.resume(path)
+        except FarkleError as exc:
+            QMessageBox.warning(self, "Cannot resume", str(exc))
+            return
+        if damage is not None:
+            QTimer.singleShot(0, lambda: QMessageBox.warning(self, "The journal was damaged", str(damage)))
+
+    def show_rules(self) -> None:
+        state = self.controller.state
+        if state is None:
+            QMessageBox.information(self, "Rules", "Start a game to see its rules (Game > New game).")
+            return
+        RulesDialog(state.rules, state.target, self).open()
+
+    def choose_export(self, kind: str) -> None:
+        if not self.controller.events:
+            QMessageBox.information(self, "Export", "There is no game to export yet.")
+            return
+        name, _ = QFileDialog.getSaveFileName(self, "Export the score sheet", f"farkle-score-sheet.{kind}", f"{kind.upper()} (*.{kind})")
+        if name:
+            self.export_sheet(Path(name), kind)
+
+    def export_sheet(self, path: Path, kind: str) -> bool:
+        """Write the score sheet; says on screen where it went or why it could not."""
+        writer = {"csv": export_csv, "html": export_html, "pdf": export_pdf}[kind]
+        try:
+            writer(self.controller.events, path)
+        except (FarkleError, OSError) as exc:
+            QMessageBox.warning(self, "Export failed", str(exc))
+            return False
+        self.statusBar().showMessage(f"Score sheet written to {path}.", 8000)
+        return True
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if hasattr(self.camera, "stop"):
+            self.camera.stop()
+        self.controller.close()
+        super().closeEvent(event)

@@ -1,0 +1,58 @@
+"""The score sheet as a printable PDF, drawn by Qt's own PDF writer from the sheet's HTML.
+
+A plain function like the CSV and HTML exports; it lives in the UI package only
+because it needs Qt (nothing outside ``scorekeeper.ui`` imports PySide6).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF
+from PySide6.QtGui import QGuiApplication, QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtWidgets import QApplication
+
+from scorekeeper.export import ExportError, html_text, score_sheet
+from scorekeeper.game import Event
+
+
+_started: list[QApplication] = []
+"""The application started here, kept alive for the rest of the process."""
+
+
+def ensure_gui() -> None:
+    """Fonts and painting need a Qt application; start an off-screen one if there is none (a widgets
+    application, so that windows can still be opened in the same process afterwards)."""
+    if QGuiApplication.instance() is None:
+        if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+            os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        _started.append(QApplication([]))
+
+
+def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | None = None) -> None:
+    """Write the game's score sheet as an A4 PDF, whole or not at all."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise ExportError(f"{path}: cannot write the score sheet: there is no folder {path.parent}")
+    ensure_gui()
+    document = QTextDocument()
+    document.setHtml(html_text(score_sheet(events, exported_at)))
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(handle)
+    try:
+        writer = QPdfWriter(temporary)
+        writer.setTitle("Farkle score sheet")
+        writer.setCreator("scorekeeper")
+        writer.setPageLayout(
+            QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait, QMarginsF(15, 15, 15, 15))
+        )
+        document.print_(writer)
+        del writer
+        if os.path.getsize(temporary) == 0:
+            raise ExportError(f"{path}: Qt's PDF writer produced nothing")
+        os.replace(temporary, path)
+    finally:
+        Path(temporary).unlink(missing_ok=True)

@@ -1,0 +1,112 @@
+"""The scoreboard: one row per player, readable from across the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QHeaderView, QTableView, QWidget
+
+from scorekeeper.game import GameState
+from scorekeeper.ui.controller import GameController
+
+CURRENT = QColor("#fff2b3")
+WINNER = QColor("#c8f0c0")
+Index = QModelIndex | QPersistentModelIndex
+
+
+class ScoreboardModel(QAbstractTableModel):
+    """Name, banked score, on the board or not, Farkle streak and (card edition) Farkle cards."""
+
+    def __init__(self, controller: GameController) -> None:
+        super().__init__(controller)
+        self._controller = controller
+        self._state: GameState | None = controller.state
+        controller.changed.connect(self.refresh)
+
+    def refresh(self) -> None:
+        self.beginResetModel()
+        self._state = self._controller.state
+        self.endResetModel()
+
+    def columns(self) -> list[str]:
+        state = self._state
+        names = ["Player", "Score", "On the board", "Farkles in a row"]
+        if state is not None and state.rules.turn.farkle_card_value:
+            names.append("Farkle cards")
+        return names
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() or self._state is None else len(self._state.players)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns())
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.columns()[section]
+        return None
+
+    def text(self, row: int, column: int) -> str:
+        state = self._state
+        assert state is not None
+        player = state.players[row]
+        entry = state.rules.turn.entry_minimum
+        if column == 0:
+            marks = []
+            if row in state.winners:
+                marks.append("WINNER")
+            if state.turn is not None and state.turn.player == row:
+                marks.append("to play")
+            if state.lap_mark == row and not state.over:
+                marks.append("set the mark")
+            return player.name + (f"  ({', '.join(marks)})" if marks else "")
+        if column == 1:
+            return f"{player.score:,}"
+        if column == 2:
+            if player.on_board or not entry:
+                return "yes"
+            return f"no: needs {entry:,} in one turn"
+        if column == 3:
+            return str(player.farkle_streak) if player.farkle_streak else ""
+        return str(player.farkle_cards) if player.farkle_cards else ""
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        state = self._state
+        if state is None or not index.isValid():
+            return None
+        row, column = index.row(), index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(row, column)
+        current = state.turn is not None and state.turn.player == row
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if row in state.winners:
+                return QBrush(WINNER)
+            if current:
+                return QBrush(CURRENT)
+        if role == Qt.ItemDataRole.FontRole and (current or row in state.winners):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (1, 3, 4):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ScoreboardView(QTableView):
+    """The scoreboard table, big type, no editing."""
+
+    def __init__(self, model: ScoreboardModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        font = self.font()
+        font.setPointSize(max(font.pointSize(), 10) + 5)
+        self.setFont(font)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+        self.setSelectionMode(QTableView.SelectionMode.NoSelection)
+        self.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)

@@ -1,0 +1,242 @@
+"""The current turn (dice edition): the roll, its keeps best first, Roll again or Bank."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase
+from scorekeeper.rules import FarkleError, GameKind, KeepOption
+from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.keyboard import DiceEntry, parse_correction, parse_dice
+
+W = TypeVar("W", bound=QWidget)
+
+MAX_KEEP_BUTTONS = 8
+"""Keeps shown as buttons; the rest can be typed."""
+
+
+def big(widget: W, extra: int, bold: bool = True) -> W:
+    """The widget, its type ``extra`` points larger: the window is read from across the table."""
+    font = widget.font()
+    font.setPointSize(max(font.pointSize(), 10) + extra)
+    font.setBold(bold)
+    widget.setFont(font)
+    return widget
+
+
+def turn_headline(state: GameState) -> str:
+    """Whose turn it is and where it stands, in one line."""
+    turn, player = state.turn, state.current
+    if turn is None or player is None:
+        if state.winners:
+            names = " and ".join(state.players[seat].name for seat in state.winners)
+            return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
+        return "Add players to start."
+    parts = [f"{player.name}'s turn", f"{turn.total:,} this turn"]
+    if state.rules.kind is GameKind.DICE and turn.roll is None:
+        parts.append(f"{turn.dice_left} dice to roll" if turn.dice_left else "all dice scored")
+    return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
+
+
+def turn_notes(state: GameState) -> str:
+    """Entry minimum, last lap and play-off, as the table needs to hear them."""
+    notes = []
+    shortfall = state.entry_shortfall()
+    if state.turn is not None and shortfall:
+        notes.append(f"needs {shortfall:,} more this turn to get on the board ({state.rules.turn.entry_minimum:,})")
+    if state.final_lap and state.lap_mark is not None:
+        leader = max(state.players, key=lambda p: p.score)
+        notes.append(f"LAST LAP: {leader.name} leads with {leader.score:,}")
+    if state.play_off:
+        notes.append("PLAY-OFF: " + ", ".join(state.players[seat].name for seat in state.play_off))
+    return "; ".join(notes)
+
+
+class TurnPanel(QWidget):
+    """Shows the turn and offers only the steps the rules allow now."""
+
+    keep_chosen = Signal(object)
+    """A keep button was pressed (the :class:`KeepOption`)."""
+
+    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.headline = big(QLabel(), 6)
+        self.notes = big(QLabel(), 2)
+        self.notes.setStyleSheet("color: #8a5a00")
+        self.roll = big(QLabel(), 14)
+        self.roll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.farkle = big(QLabel("FARKLE! Nothing in this roll scores."), 10)
+        self.farkle.setStyleSheet("color: white; background: #c0392b; padding: 6px")
+        self.farkle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.missing = big(QLabel(), 2)
+        self.missing.setStyleSheet("color: #b03a2e")
+        self.keeps = QWidget()
+        self.keeps_layout = QGridLayout(self.keeps)
+        self.keeps_layout.setContentsMargins(0, 0, 0, 0)
+        self.keep_buttons: list[QPushButton] = []
+        self._advised: KeepOption | None = None
+        self.hint_slot = QVBoxLayout()
+        self.farkle_button = QPushButton("Farkle: pass the dice (F)")
+        self.bank_button = QPushButton("Bank (B)")
+        self.roll_hint = big(QLabel(), 2, bold=False)
+        self.undo_button = QPushButton("Undo (Z)")
+        self.redo_button = QPushButton("Redo (Y)")
+        for button in (self.farkle_button, self.bank_button):
+            big(button, 4)
+        self.entry = DiceEntry()
+        self.message = big(QLabel(), 1, bold=False)
+        self.message.setWordWrap(True)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.farkle_button)
+        buttons.addWidget(self.bank_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.undo_button)
+        buttons.addWidget(self.redo_button)
+        layout = QVBoxLayout(self)
+        for widget in (self.headline, self.notes, self.roll, self.farkle, self.missing, self.keeps):
+            layout.addWidget(widget)
+        layout.addLayout(self.hint_slot)
+        layout.addWidget(self.roll_hint)
+        layout.addLayout(buttons)
+        layout.addWidget(self.entry)
+        layout.addWidget(self.message)
+        layout.addStretch(1)
+
+        self.farkle_button.clicked.connect(lambda: self.command("farkle"))
+        self.bank_button.clicked.connect(lambda: self.command("bank"))
+        self.undo_button.clicked.connect(lambda: self.command("undo"))
+        self.redo_button.clicked.connect(lambda: self.command("redo"))
+        self.entry.command.connect(self.command)
+        self.entry.submitted.connect(self.submit)
+        controller.changed.connect(self.refresh)
+        controller.refused.connect(self.show_refusal)
+        controller.notice.connect(self.show_notice)
+        self.refresh()
+
+    def show_refusal(self, text: str) -> None:
+        self.message.setStyleSheet("color: #b03a2e")
+        self.message.setText(f"Not allowed: {text}")
+
+    def show_notice(self, text: str) -> None:
+        self.message.setStyleSheet("color: #1e5631")
+        self.message.setText(text)
+
+    def command(self, name: str) -> None:
+        """A step from a button or a key: bank, farkle, undo or redo."""
+        state = self.controller.state
+        if name == "bank":
+            if state is not None and not state.can_bank():
+                self.show_refusal(self._why_no_bank(state))
+                return
+            self.controller.act(lambda game: game.bank())
+        elif name == "farkle":
+            self.controller.act(lambda game: game.farkle())
+        elif name == "undo":
+            self.controller.act(lambda game: game.undo())
+        elif name == "redo":
+            self.controller.act(lambda game: game.redo())
+
+    @staticmethod
+    def _why_no_bank(state: GameState) -> str:
+        if state.turn is None:
+            return "bank: the game is over" if state.over else "bank: no turn is being played"
+        if state.turn.roll is not None:
+            return f"bank: the roll {state.turn.roll} is on the table; keep dice from it first"
+        if not state.turn.total:
+            return "bank: nothing scored this turn yet"
+        return f"bank: {state.entry_shortfall():,} more needed this turn to get on the board; roll again"
+
+    def submit(self, text: str) -> None:
+        """Enter in the dice line: a roll, a keep or a correction, by what the turn is waiting for."""
+        text = text.strip()
+        state = self.controller.state
+        if not text or state is None:
+            return
+        try:
+            if text[0] in "cC":
+                was, now = parse_correction(text)
+                done = self.controller.take(DieCorrected(was, now))
+            elif state.phase is Phase.TO_KEEP:
+                done = self.controller.take(Kept(parse_dice(text)))
+            else:
+                done = self.controller.take(DiceRolled(parse_dice(text), "typed"))
+        except FarkleError as exc:
+            self.show_refusal(str(exc))
+            return
+        if done:
+            self.entry.clear()
+
+    def choose(self, option: KeepOption) -> None:
+        self.keep_chosen.emit(option)
+        self.controller.take(Kept(option.keep))
+
+    def highlight(self, keep: KeepOption | None) -> None:
+        """Mark the keep the coach advises (None: no mark); kept across rebuilds of the buttons."""
+        self._advised = keep
+        for button in self.keep_buttons:
+            advised = keep is not None and button.property("keep") == str(keep.keep)
+            button.setStyleSheet("background: #d4efdf; border: 2px solid #1e8449" if advised else "")
+
+    def refresh(self) -> None:
+        state = self.controller.state
+        self.setEnabled(state is not None)
+        for button in self.keep_buttons:
+            button.deleteLater()
+        self.keep_buttons = []
+        if state is None:
+            self.headline.setText("No game yet: Game > New game.")
+            for widget in (self.notes, self.farkle, self.missing, self.farkle_button, self.bank_button):
+                widget.hide()
+            self.roll.setText("")
+            return
+        self.headline.setText(turn_headline(state))
+        notes = turn_notes(state)
+        self.notes.setText(notes)
+        self.notes.setVisible(bool(notes))
+        turn = state.turn
+        scored = state.roll_score()
+        self.roll.setText(" ".join(str(v) for v in turn.roll.values) if turn is not None and turn.roll else "")
+        farkle = scored is not None and scored.farkle
+        missing = state.missing_dice()
+        self.farkle.setVisible(farkle)
+        self.missing.setVisible(bool(missing))
+        self.missing.setText(
+            f"{missing} of the {turn.dice_left if turn else 0} dice not read: tap where a die was missed, "
+            "or type c - FACE"
+        )
+        self.farkle_button.setVisible(farkle and not missing)
+        if scored is not None:
+            for number, option in enumerate(scored.options[:MAX_KEEP_BUTTONS]):
+                button = QPushButton(f"Keep {option.keep}: {option.points:,}")
+                big(button, 3 if number == 0 else 1, bold=number == 0)
+                button.setToolTip(" + ".join(str(c) for c in option.split))
+                button.setProperty("keep", str(option.keep))
+                button.clicked.connect(lambda _=False, chosen=option: self.choose(chosen))
+                self.keeps_layout.addWidget(button, number // 2, number % 2)
+                self.keep_buttons.append(button)
+        self.highlight(self._advised)
+        self.keeps.setVisible(bool(self.keep_buttons))
+        can_bank = state.can_bank()
+        self.bank_button.setVisible(can_bank)
+        if turn is not None:
+            total, bonus = state.bank_value()
+            extra = f" + {bonus:,} for Farkle cards" if bonus else ""
+            self.bank_button.setText(f"Bank {total:,}{extra} (B)")
+        if state.can_roll() and turn is not None:
+            again = "Roll again" if turn.total else "Roll"
+            self.roll_hint.setText(f"{again}: {turn.dice_left} dice. The camera takes the roll once they settle, "
+                                   "or type them and press Enter.")
+        elif scored is not None and not farkle:
+            self.roll_hint.setText("Choose the dice to keep (or type them and press Enter).")
+        else:
+            self.roll_hint.setText("")
+        self.roll_hint.setVisible(bool(self.roll_hint.text()))
+        game = self.controller.game
+        self.undo_button.setEnabled(game is not None and game.can_undo)
+        self.redo_button.setEnabled(game is not None and game.can_redo)
+        self.entry.setEnabled(not state.over)

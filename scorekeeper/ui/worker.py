@@ -1,0 +1,197 @@
+"""Capture, dice reading and settling off the GUI thread: a worker in a QThread that talks by signals.
+
+Opening a camera, loading the model and reading every frame all happen here, so the
+window never freezes. The worker runs the pipeline's :class:`~scorekeeper.pipeline.watch.Watcher`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from scorekeeper.pipeline.calibration import CalibrationProfile
+from scorekeeper.pipeline.settling import TableState
+from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
+from scorekeeper.pipeline.watch import WatchStep, Watcher
+from scorekeeper.vision.detections import DiceReader, Detections
+
+log = logging.getLogger(__name__)
+
+DEMO = "demo"
+YIELD_S = 0.001
+"""Pause after each frame: a source that never waits (an unpaced file) must not starve the
+window's thread of the interpreter lock; a camera's 33 ms per frame make it negligible."""
+ReaderFactory = Callable[[], DiceReader]
+SourceOpener = Callable[[str, CalibrationProfile], Any]
+
+
+def default_reader() -> DiceReader:
+    """The project's ONNX dice reader (raises if the model is missing or damaged)."""
+    from scorekeeper.vision.reader import OnnxDiceReader
+
+    return OnnxDiceReader(threads=1)
+
+
+def default_opener(spec: str, profile: CalibrationProfile) -> Any:
+    """Open a source at the profile's resolution, paced to real time (a video plays at its speed)."""
+    return open_source(spec, resolution=profile.resolution, realtime=True)
+
+
+class CaptureWorker(QObject):
+    """Runs in its own thread: opens the source, loads the reader, then steps the watch loop."""
+
+    opened = Signal(str, str)
+    """The source is open: its name (with the resolution it really gives) and a note ("" or why it is not the one asked for)."""
+    stepped = Signal(object)
+    """A :class:`WatchStep` for the live view (frames are dropped while the view is busy)."""
+    table_event = Signal(object, object)
+    """A settle event and the frame it happened on (never dropped)."""
+    reader_missing = Signal(str)
+    """The dice reader could not be loaded: why. Frames are still shown."""
+    lost = Signal(str)
+    """The camera stopped sending pictures: why, and what to do."""
+    failed = Signal(str)
+    """The source could not be opened."""
+    ended = Signal()
+    """The loop is over (source ended, stopped, lost or failed)."""
+
+    def __init__(
+        self,
+        spec: str | None,
+        profile: CalibrationProfile,
+        reader: ReaderFactory = default_reader,
+        opener: SourceOpener = default_opener,
+    ) -> None:
+        super().__init__()
+        self.spec = spec
+        self.profile = profile
+        self._reader_factory = reader
+        self._opener = opener
+        self._stop = threading.Event()
+        self._view_free = threading.Event()
+        self._view_free.set()
+        self.watcher: Watcher | None = None
+        self._dice_count: int | None = None
+        self._source: Any = None
+
+    def set_dice_count(self, count: int | None) -> None:
+        """Tell a demo table how many dice the player throws next (other sources ignore it)."""
+        self._dice_count = count
+        if hasattr(self._source, "next_count"):
+            self._source.next_count = count
+
+    def stop(self) -> None:
+        """End the loop after the frame in hand (safe from any thread)."""
+        self._stop.set()
+        if self.watcher is not None:
+            self.watcher.stop()
+
+    def view_ready(self) -> None:
+        """The view has drawn the last step; the next may be sent."""
+        self._view_free.set()
+
+    def _open(self) -> tuple[Any, str] | None:
+        if self.spec is not None:
+            try:
+                return self._opener(self.spec, self.profile), ""
+            except (SourceError, OSError) as exc:
+                self.failed.emit(str(exc))
+                return None
+        camera = self.profile.camera if self.profile.camera.startswith("webcam") else "webcam:0"
+        try:
+            return self._opener(camera, self.profile), ""
+        except (SourceError, OSError) as exc:
+            log.info("no webcam, starting the demo table: %s", exc)
+        try:
+            return self._opener(DEMO, self.profile), f"No webcam found ({camera}): showing the demo table."
+        except (SourceError, OSError, ValueError) as exc:
+            self.failed.emit(str(exc))
+            return None
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            self._run()
+        except Exception as exc:  # a failing frame source or reader must not take the window down
+            log.exception("capture worker failed")
+            self.failed.emit(f"the camera loop failed: {exc}")
+        finally:
+            self.ended.emit()
+
+    def _run(self) -> None:
+        opened = self._open()
+        if opened is None:
+            return
+        source, note = opened
+        self._source = source
+        self.set_dice_count(self._dice_count)
+        try:
+            self.opened.emit(str(getattr(source, "name", self.spec)), note)
+            try:
+                reader = self._reader_factory()
+            except Exception as exc:  # ModelError, a missing onnxruntime...: say so, keep showing frames
+                self.reader_missing.emit(str(exc))
+                self._frames_only(source)
+                return
+            self.watcher = Watcher(source, reader, self.profile)
+            if self._stop.is_set():
+                return
+            for step in self.watcher:
+                for event in step.events:
+                    self.table_event.emit(event, step.frame)
+                if self._view_free.is_set():
+                    self._view_free.clear()
+                    self.stepped.emit(step)
+                time.sleep(YIELD_S)
+        except CameraLost as exc:
+            self.lost.emit(str(exc))
+        finally:
+            close = getattr(source, "close", None)
+            if close is not None:
+                close()
+
+    def _frames_only(self, source: Any) -> None:
+        """No reader: the live view still shows the table, with no dice drawn."""
+        while not self._stop.is_set():
+            frame = source.read()
+            if frame is None:
+                return
+            if self._view_free.is_set():
+                self._view_free.clear()
+                empty = Detections.empty()
+                self.stepped.emit(WatchStep(frame, empty, empty, (), TableState.EMPTY, 0.0))
+            time.sleep(YIELD_S)
+
+
+_LINGERING: list[CaptureThread] = []
+"""Capture threads asked to stop that have not ended yet."""
+
+
+class CaptureThread:
+    """A worker and the thread it lives in, started and stopped together."""
+
+    def __init__(self, worker: CaptureWorker) -> None:
+        self.worker = worker
+        self.thread = QThread()
+        self.thread.setObjectName("capture")
+        worker.moveToThread(self.thread)
+        self.thread.started.connect(worker.run)
+        worker.ended.connect(self.thread.quit)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self, wait_ms: int = 3000) -> None:
+        """Ask the worker to end and wait a little; a worker stuck in a camera call is left to end
+        on its own (kept referenced: Qt aborts the program if a running thread is destroyed)."""
+        self.worker.stop()
+        self.thread.quit()
+        if not self.thread.wait(wait_ms):
+            log.warning("the capture thread is still busy; it will end on its own")
+            _LINGERING.append(self)
+            self.thread.finished.connect(lambda: _LINGERING.remove(self))

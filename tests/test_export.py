@@ -1,0 +1,165 @@
+"""Score sheets: CSV, HTML and PDF written from the game log and read back; the export command."""
+
+from __future__ import annotations
+
+import csv
+import html.parser
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.cli import main
+from scorekeeper.export import ExportError, export_csv, export_html, score_sheet
+from scorekeeper.game import Game, save_game
+from scorekeeper.game.journal import Journal
+from scorekeeper.rules import load_rules
+
+STARTED = "2026-01-01T20:00:00+00:00"
+EXPORTED = "2026-01-01T22:30:00+00:00"
+
+
+def finished_game(sink: object = None) -> Game:
+    """Ann wins a one-lap game to 2,000 (retail with entry 500 and the three-Farkle penalty)."""
+    rules = load_rules("retail", ["entry-500", "three-farkle-penalty"])
+    rules = type(rules)(rules.name, rules.title, rules.kind, rules.scoring, rules.turn,
+                        type(rules.end)(2000, (), rules.end.short_targets_min_players, rules.end.final_lap, rules.end.ties))
+    game = Game.new(rules, ["Ann", "Bob"], started_at=STARTED, sink=sink)  # type: ignore[arg-type]
+    game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank()          # Ann 1050
+    game.roll("2 3 4 6 6 2"); game.farkle()                               # Bob Farkle 1
+    game.roll("1 2 3 4 5 6"); game.keep("1 2 3 4 5 6"); game.bank()      # Ann 2550: last lap
+    game.roll("5 2 3 4 6 6"); game.keep("5"); game.roll("2 3 4 6 6"); game.farkle()  # Bob Farkle 2
+    return game
+
+
+def test_the_sheet_follows_the_log() -> None:
+    game = finished_game()
+    sheet = score_sheet(game.events, EXPORTED)
+    assert sheet.players == ("Ann", "Bob") and sheet.winners == ("Ann",)
+    assert sheet.scores == tuple(p.score for p in game.state.players) == (2550, 0)
+    assert sheet.farkles == (0, 2)
+    assert [t.totals for t in sheet.turns] == [(1050, 0), (1050, 0), (2550, 0), (2550, 0)]
+    assert sheet.turns[3].rolls == ("2 3 4 5 6 6", "2 3 4 6 6") and sheet.turns[3].kept == ("5 (50)",)
+    assert sheet.started_at == STARTED and sheet.exported_at == EXPORTED
+    assert any("1,000" in line and "Farkles in a row" in line for line in sheet.rules)
+
+
+def test_csv_reads_back(tmp_path: Path) -> None:
+    game = finished_game()
+    export_csv(game.events, tmp_path / "s.csv", EXPORTED)
+    rows = list(csv.reader((tmp_path / "s.csv").open(encoding="utf-8")))
+    assert ["started", STARTED] in rows and ["exported", EXPORTED] in rows and ["winner", "Ann"] in rows
+    header = rows.index(["turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points",
+                         "penalty", "total Ann", "total Bob"])
+    turns = rows[header + 1 : header + 5]
+    assert [(r[1], r[6], int(r[7]), int(r[9]), int(r[10])) for r in turns] == [
+        ("Ann", "banked", 1050, 1050, 0),
+        ("Bob", "Farkle", 0, 1050, 0),
+        ("Ann", "banked", 1500, 2550, 0),
+        ("Bob", "Farkle", 0, 2550, 0),
+    ]
+    assert rows[header + 5] == []
+    assert ["rules in force"] in rows
+    stats = rows.index(["statistics"])
+    assert rows[stats + 1][:3] == ["Player", "Turns", "Farkles"]
+    assert [r[:3] for r in rows[stats + 2 : stats + 4]] == [["Ann", "2", "0"], ["Bob", "2", "2"]]
+    assert rows[stats + 4][0] == "dice" and "p" in rows[stats + 4][1]
+
+
+def test_the_penalty_is_on_the_sheet(tmp_path: Path) -> None:
+    rules = load_rules("retail", ["three-farkle-penalty"])
+    game = Game.new(rules, ["Ann", "Bob"], started_at=STARTED)
+    game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank()
+    game.roll("2 3 4 6 6 2"); game.farkle()
+    for _ in range(3):
+        game.roll("2 3 4 6 6 2"); game.farkle()
+        game.roll("2 3 4 6 6 2"); game.farkle()
+    sheet = score_sheet(game.events, EXPORTED)
+    assert [(t.outcome, t.penalty, t.totals[0]) for t in sheet.turns if t.player == "Ann"] == [
+        ("banked", 0, 1050), ("Farkle", 0, 1050), ("Farkle", 0, 1050), ("Farkle", 1000, 50)
+    ]
+    export_csv(game.events, tmp_path / "p.csv", EXPORTED)
+    rows = list(csv.reader((tmp_path / "p.csv").open()))
+    assert [r[8] for r in rows if len(r) > 8 and r[1] == "Ann"] == ["0", "0", "0", "1000"]
+
+
+class _Text(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.cells.append(data.strip())
+
+
+def test_html_reads_back(tmp_path: Path) -> None:
+    game = finished_game()
+    export_html(game.events, tmp_path / "s.html", EXPORTED)
+    parser = _Text()
+    parser.feed((tmp_path / "s.html").read_text(encoding="utf-8"))
+    text = parser.cells
+    assert "Winner: Ann" in text
+    assert text[text.index("Ann (winner)") + 1] == "2,550"
+    assert "Farkle" in text and "1 2 3 4 5 6 (1,500)" in text
+    assert any("1 January 2026, 22:30 (UTC)" in cell for cell in text)
+
+
+def test_names_are_escaped_in_html(tmp_path: Path) -> None:
+    game = Game.new(load_rules("retail"), ["<b>Ann</b>"], started_at=STARTED)
+    export_html(game.events, tmp_path / "s.html", EXPORTED)
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in (tmp_path / "s.html").read_text()
+
+
+def test_pdf_is_drawn_by_qt_and_reads_back(tmp_path: Path) -> None:
+    from PySide6.QtPdf import QPdfDocument
+
+    from scorekeeper.ui.pdf_export import export_pdf
+
+    game = finished_game()
+    export_pdf(game.events, tmp_path / "s.pdf", EXPORTED)
+    assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
+    document = QPdfDocument()
+    assert document.load(str(tmp_path / "s.pdf")) == QPdfDocument.Error.None_
+    text = " ".join(document.getAllText(page).text() for page in range(document.pageCount()))
+    assert "Winner: Ann" in text and "2,550" in text and "Farkle" in text
+    assert [p.name for p in tmp_path.iterdir()] == ["s.pdf"], "no temporary file left behind"
+
+
+def test_export_to_a_missing_folder_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    from scorekeeper.ui.pdf_export import export_pdf
+
+    game = finished_game()
+    for writer in (export_csv, export_html, export_pdf):
+        with pytest.raises(ExportError, match="no-such-folder"):
+            writer(game.events, tmp_path / "no-such-folder" / "s.x")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind", ["csv", "html", "pdf"])
+def test_the_export_command_reads_a_journal_or_a_save(tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]) -> None:
+    journal = Journal.create(tmp_path / "game.jsonl")
+    game = finished_game(journal.write)
+    journal.close()
+    save_game(game, tmp_path / "game.json")
+    for source in ("game.jsonl", "game.json"):
+        out = tmp_path / f"{source}.{kind}"
+        assert main(["export", str(tmp_path / source), "--format", kind, "-o", str(out)]) == 0
+        assert out.stat().st_size > 0
+    if kind == "csv":
+        assert (tmp_path / "game.jsonl.csv").read_text().split("\n", 3)[3] == (tmp_path / "game.json.csv").read_text().split("\n", 3)[3]
+
+
+def test_the_export_command_explains_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(tmp_path / "nothing.jsonl"), "-o", str(tmp_path / "x.csv")]) == 2
+    assert "nothing.jsonl" in capsys.readouterr().err
+    journal = Journal.create(tmp_path / "g.jsonl")
+    finished_game(journal.write)
+    journal.close()
+    assert main(["export", str(tmp_path / "g.jsonl"), "-o", str(tmp_path / "x.txt")]) == 2
+    assert "--format" in capsys.readouterr().err
+    with (tmp_path / "g.jsonl").open("a") as stream:
+        stream.write("{broken\n")
+    assert main(["export", str(tmp_path / "g.jsonl"), "-o", str(tmp_path / "x.csv")]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and "line" in err
+    assert ["winner", "Ann"] in list(csv.reader((tmp_path / "x.csv").open()))

@@ -1,0 +1,178 @@
+"""The journal: written before shown, read back whole, damage reported and kept aside."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.game import Game, event_to_dict
+from scorekeeper.game.journal import (
+    Journal,
+    JournalError,
+    open_journal,
+    read_journal,
+    unfinished_games,
+    games_folder,
+    new_journal_path,
+)
+from scorekeeper.rules import FarkleError, load_rules
+
+
+def played(path: Path) -> tuple[Game, Journal]:
+    journal = Journal.create(path)
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"], started_at="2026-01-01T20:00:00+00:00", sink=journal.write)
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.bank()
+    game.roll("2 3 4 6 6 2")
+    game.farkle()
+    game.roll("5 5 2 3 4 6")
+    game.undo()
+    game.redo()
+    return game, journal
+
+
+def dicts(game: Game) -> list[dict[str, object]]:
+    return [event_to_dict(event) for event in game.events]
+
+
+def test_every_event_is_on_disk_when_the_game_has_taken_it(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    journal = Journal.create(path)
+    seen: list[int] = []
+
+    def count_lines(_: object) -> None:
+        seen.append(len(path.read_text().splitlines()))
+
+    game = Game.new(load_rules("retail"), ["Ann"], sink=lambda event: (journal.write(event), count_lines(event))[0])
+    game.roll("1 2 3 4 5 5")
+    assert seen == [2, 3, 4]
+    assert len(game.events) == 3
+
+
+def test_a_journal_reads_back_as_the_same_game(tmp_path: Path) -> None:
+    game, journal = played(tmp_path / "g.jsonl")
+    journal.close()
+    recovered = open_journal(tmp_path / "g.jsonl")
+    assert recovered.damage is None
+    assert dicts(recovered.game) == dicts(game)
+    assert recovered.game.state == game.state
+    recovered.game.keep("5 5")
+    recovered.journal.close()
+    again = read_journal(tmp_path / "g.jsonl")
+    assert again.damage is None and event_to_dict(again.events[-1]) == {"type": "kept", "dice": [5, 5]}
+
+
+def test_a_rebuilt_game_is_appended_and_the_old_lines_stay(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    game, journal = played(path)
+    before = path.read_bytes()
+    events = list(game.events[:5])
+    rebuilt = Game.from_events(events)
+    journal.rebuilt(rebuilt.events)
+    journal.close()
+    assert path.read_bytes().startswith(before)
+    assert dicts(open_journal(path).game) == dicts(rebuilt)
+
+
+def test_a_broken_line_is_reported_and_everything_before_recovered(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    game, journal = played(path)
+    journal.close()
+    lines = path.read_text().splitlines(keepends=True)
+    lines[6] = lines[6][:10] + "#garbage\n"
+    damaged = "".join(lines)
+    path.write_text(damaged)
+    recovered = open_journal(path)
+    damage = recovered.damage
+    assert damage is not None and damage.line == 7 and "not a JSON line" in damage.reason
+    assert damage.recovered == 5
+    assert dicts(recovered.game) == dicts(game)[:5]
+    assert damage.kept_as is not None and damage.kept_as.read_text() == damaged
+    assert "line 7" in str(damage) and str(damage.kept_as) in str(damage)
+    assert path.read_text() == "".join(lines[:6])
+    recovered.game.roll("1 1 1")
+    recovered.journal.close()
+    assert read_journal(path).damage is None
+    assert damage.kept_as.read_text() == damaged
+
+
+def test_a_line_cut_off_mid_write_is_damage_at_that_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    game, journal = played(path)
+    journal.close()
+    text = path.read_text()
+    path.write_text(text[:-7])
+    contents = read_journal(path)
+    assert contents.damage is not None and "cut off" in contents.damage.reason
+    assert contents.damage.line == len(text.splitlines())
+    assert [event_to_dict(e) for e in contents.events] == dicts(game)[:-1]
+    assert path.read_text() == text[:-7], "reading alone changes nothing"
+
+
+def test_an_event_the_game_refuses_is_damage_with_the_engines_reason(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    _, journal = played(path)
+    journal.close()
+    with path.open("a") as stream:
+        stream.write(json.dumps({"type": "banked"}) + "\n")
+        stream.write(json.dumps({"type": "banked"}) + "\n")
+    contents = read_journal(path)
+    assert contents.damage is not None
+    assert contents.damage.line == len(path.read_text().splitlines()) - 1
+    assert "bank" in contents.damage.reason
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ('{"format": "scorekeeper-game"}\n', "not a scorekeeper journal"),
+        ('{"format": "scorekeeper-journal", "version": 99}\n', "newer scorekeeper"),
+    ],
+)
+def test_files_that_are_not_journals_are_refused_untouched(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text(text)
+    with pytest.raises(JournalError, match=message):
+        open_journal(path)
+    assert path.read_text() == text
+    assert list(tmp_path.iterdir()) == [path]
+
+
+def test_a_journal_is_never_started_over_an_existing_file(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text("precious\n")
+    with pytest.raises(JournalError, match="already there"):
+        Journal.create(path)
+    assert path.read_text() == "precious\n"
+
+
+def test_when_the_disk_refuses_the_game_does_not_take_the_step(tmp_path: Path) -> None:
+    game, journal = played(tmp_path / "g.jsonl")
+    journal.close()
+    state = game.state
+    with pytest.raises(FarkleError, match="closed"):
+        game.keep("5 5")
+    assert game.state == state
+
+
+def test_unfinished_games_are_offered_newest_first_but_not_shelved_or_finished(tmp_path: Path) -> None:
+    home = tmp_path
+    first = new_journal_path(home)
+    assert first.parent == games_folder(home)
+    played(first)[1].close()
+    journal = Journal.create(new_journal_path(home))
+    short = Game.new(load_rules("retail"), ["Ann"], sink=journal.write)
+    while short.state.players[0].score + short.state.turn.total < 10000:
+        short.roll("1 1 1 1 1 1")
+        short.keep("1 1 1 1 1 1")
+    short.bank()
+    assert short.state.over
+    journal.close()
+    _, journal = played(new_journal_path(home))
+    journal.shelve()
+    journal.close()
+    assert unfinished_games(home) == [first]

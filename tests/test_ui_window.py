@@ -1,0 +1,276 @@
+"""The window as a whole: the camera banner, falling back to the demo table, resume, the card edition."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from scorekeeper.game import Game
+from scorekeeper.game.journal import Journal, new_journal_path, read_journal
+from scorekeeper.pipeline.sources import SourceError
+from scorekeeper.rules import Dice, load_rules
+from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from tests.ui_fakes import LabelReader, ScriptedTable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def window_on(qtbot: QtBot, home: Path, table: ScriptedTable | None, source: str | None = "scripted") -> MainWindow:
+    def opener(spec: str, profile: object) -> ScriptedTable:
+        if table is None or (source is None and spec.startswith("webcam")):
+            raise SourceError(f"no camera at {spec}")
+        return table
+
+    window = MainWindow(
+        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table), opener=opener  # type: ignore[arg-type]
+    )
+    qtbot.addWidget(window)
+    window.show()
+    return window
+
+
+def test_a_lost_camera_shows_a_banner_keeps_the_game_and_reconnects(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(320, 240)
+    window = window_on(qtbot, tmp_path, table)
+    controller = window.controller
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([1, 5, 2, 3, 4, 6])
+    qtbot.waitUntil(lambda: controller.state.turn.roll is not None, timeout=15000)
+    table.lost = True
+    qtbot.waitUntil(window.camera.banner.isVisible, timeout=5000)
+    assert "Camera lost" in window.camera.banner_text.text() and "unplugged" in window.camera.banner_text.text()
+    assert controller.state.turn.roll == Dice.from_str("1 5 2 3 4 6"), "the game is kept"
+    window.turn_panel.submit("15")
+    assert controller.state.turn.total == 150, "manual entry goes on"
+    table.lost = False
+    window.camera.reconnect()
+    qtbot.waitUntil(lambda: not window.camera.banner.isVisible() and window.camera.latest is not None, timeout=5000)
+    window.close()
+
+
+def test_with_no_webcam_the_demo_table_starts_and_the_status_bar_says_so(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(320, 240)
+    window = window_on(qtbot, tmp_path, table, source=None)
+    qtbot.waitUntil(lambda: "No webcam found" in window.source_label.text(), timeout=5000)
+    assert "scripted table" in window.source_label.text()
+    window.close()
+
+
+def test_an_unopenable_source_says_why_and_leaves_manual_entry(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_on(qtbot, tmp_path, None)
+    qtbot.waitUntil(window.camera.banner.isVisible, timeout=5000)
+    assert "No camera" in window.camera.banner_text.text()
+    window.controller.start(load_rules("retail"), ["Ann"])
+    window.turn_panel.submit("115234")
+    assert window.controller.state.turn.roll is not None
+    window.close()
+
+
+def test_the_card_edition_puts_the_camera_aside(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_on(qtbot, tmp_path, None)
+    window.controller.start(load_rules("flip"), ["Ann", "Bob"])
+    assert not window.camera.isVisible() and window.flip_panel.isVisible() and not window.turn_panel.isVisible()
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    assert window.camera.isVisible() and window.turn_panel.isVisible()
+    window.close()
+
+
+def test_an_unfinished_game_is_offered_on_start_and_resumed(qtbot: QtBot, tmp_path: Path) -> None:
+    journal = Journal.create(new_journal_path(tmp_path))
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=journal.write)
+    game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank(); game.roll("5 2 3")
+    journal.close()
+    window = window_on(qtbot, tmp_path, None)
+    answers: list[str] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        assert isinstance(box, QMessageBox)
+        answers.append(box.text())
+        next(b for b in box.buttons() if b.text() == "Resume it").click()
+
+    QTimer.singleShot(50, answer)
+    window.startup()
+    assert "Ann 1,050" in answers[0]
+    state = window.controller.state
+    assert state is not None and state.players[0].score == 1050 and state.turn.roll == Dice.from_str("2 3 5")
+    assert [window.scoreboard_model.text(r, 1) for r in range(2)] == ["1,050", "0"]
+    window.turn_panel.submit("5")
+    assert read_journal(journal.path).events == window.controller.game.events
+    window.close()
+
+
+def test_a_damaged_journal_is_reported_with_its_line(qtbot: QtBot, tmp_path: Path) -> None:
+    path = new_journal_path(tmp_path)
+    journal = Journal.create(path)
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=journal.write)
+    game.roll("1 1 1 5 2 3"); game.keep("1 1 1 5"); game.bank()
+    journal.close()
+    with path.open("a") as stream:
+        stream.write('{"type": "rolled", "dice": [9]}\n')
+    window = window_on(qtbot, tmp_path, None)
+    notices: list[str] = []
+    window.controller.notice.connect(notices.append)
+    QTimer.singleShot(200, lambda: QApplication.activeModalWidget() and QApplication.activeModalWidget().close())
+    window.resume(path)
+    assert window.controller.state.players[0].score == 1050
+    assert any("line 8" in n and "damaged" in n for n in notices)
+    kept = [p for p in path.parent.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1 and kept[0].read_text().endswith('{"type": "rolled", "dice": [9]}\n')
+    window.close()
+
+
+def test_the_score_sheet_exports_as_pdf_from_the_window(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_on(qtbot, tmp_path, None)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    window.turn_panel.submit("115234")
+    assert window.export_sheet(tmp_path / "sheet.pdf", "pdf")
+    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    window.close()
+
+
+@pytest.mark.slow
+def test_the_screenshot_command_runs_the_demo_table_and_exits(tmp_path: Path) -> None:
+    shot = tmp_path / "shot.png"
+    env = {**os.environ, "SCOREKEEPER_HOME": str(tmp_path / "home"), "QT_QPA_PLATFORM": "offscreen"}
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "--source", "demo", "--players", "Ann,Bob", "--screenshot", str(shot), "--after", "1.5"],
+        capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    image = QImage(str(shot))
+    assert image.width() >= 800 and image.height() >= 600
+    journals = list((tmp_path / "home" / "games").glob("*.jsonl"))
+    assert len(journals) == 1 and read_journal(journals[0]).events
+
+
+def test_the_window_command_refuses_bad_options_before_opening(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scorekeeper.cli import main
+
+    assert main(["--source", "camera"]) == 2
+    assert "unknown source 'camera'" in capsys.readouterr().err
+    assert main(["--calibration", str(tmp_path / "none.toml")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["--resume", str(tmp_path / "g.jsonl"), "--players", "Ann"]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_a_broken_last_profile_is_reported_and_the_default_used(qtbot: QtBot, tmp_path: Path) -> None:
+    (tmp_path / "last-calibration.toml").write_text("format = 1\nsettle_frames = 1\n")
+    window = window_on(qtbot, tmp_path, None)
+    assert "settle_frames" in window.camera.prompt.text() and "not used" in window.camera.prompt.text()
+    assert window.camera.profile_name == "default profile"
+    window.close()
+
+
+def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot: QtBot, tmp_path: Path) -> None:
+    import json
+
+    from PySide6.QtCore import QPoint, Qt
+
+    table = ScriptedTable(640, 480)
+    window = window_on(qtbot, tmp_path, table)
+    controller = window.controller
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: controller.state.turn.roll == Dice.from_str("2 3 4"), timeout=20000)
+    assert window.turn_panel.missing.isVisible()
+    view = window.camera.view
+    boxes = window.camera.taken.boxes
+    empty = next(
+        QPoint(x, y)
+        for x in range(20, view.width(), 25)
+        for y in range(20, view.height(), 25)
+        if (point := view.to_frame(QPoint(x, y).toPointF())) is not None
+        and all(not (b[0] - 10 <= point[0] <= b[2] + 10 and b[1] - 10 <= point[1] <= b[3] + 10) for b in boxes)
+    )
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=empty)
+    picker = window.camera.picker
+    assert picker is not None and None not in picker.buttons, "a missed die is a die"
+    qtbot.mouseClick(picker.buttons[5], Qt.MouseButton.LeftButton)
+    assert controller.state.turn.roll == Dice.from_str("2 3 4 5")
+    assert len(window.camera.taken.values) == 4
+    index = window.camera.taken.values.index(3)
+    qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.die_centre(index))
+    qtbot.mouseClick(window.camera.picker.buttons[None], Qt.MouseButton.LeftButton)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5")
+    kinds = [(type(e).__name__, getattr(e, "was", 0), getattr(e, "now", 0)) for e in controller.game.events[-2:]]
+    assert kinds == [("DieCorrected", None, 5), ("DieCorrected", 3, None)]
+    kept = [json.loads(line) for line in (tmp_path / "corrections" / "corrections.jsonl").read_text().splitlines()]
+    assert [(k["was"], k["value"]) for k in kept] == [(None, 5), (3, None)]
+    window.close()
+
+
+@pytest.mark.slow
+def test_only_dice_in_the_rolling_area_are_the_roll_and_the_set_aside_dice_are_checked(qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from scorekeeper.pipeline.calibration import CalibrationProfile, save_profile
+
+    save_profile(CalibrationProfile(area=((0.0, 0.0), (0.6, 0.0), (0.6, 1.0), (0.0, 1.0))), tmp_path / "last-calibration.toml")
+    table = ScriptedTable(640, 480)
+    window = window_on(qtbot, tmp_path, table)
+    controller = window.controller
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    inside = [(60.0 + 90 * (i % 3), 100.0 + 140 * (i // 3)) for i in range(6)]
+    aside_x = 560.0
+
+    def throw(values: str, expected: str) -> None:
+        table.roll(Dice.from_str(values).values, spots=inside[: len(values.split())])
+        qtbot.waitUntil(lambda: controller.state.turn.roll == Dice.from_str(expected), timeout=20000)
+
+    def keep(dice: str) -> None:
+        button = next(b for b in window.turn_panel.keep_buttons if b.property("keep") == dice)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    throw("1 5 2 3 4 6", "1 2 3 4 5 6")
+    keep("1 5")
+    table.set_aside([1, 5], aside_x)
+    throw("2 3 4 6", "2 3 4 6")
+    assert window.camera.prompt.text() == "", "the dice set aside are the ones kept"
+    qtbot.keyClick(window.turn_panel.entry, Qt.Key.Key_F)
+
+    table.aside.clear()
+    throw("1 1 2 3 4 6", "1 1 2 3 4 6")
+    keep("1 1")
+    table.set_aside([1, 2], aside_x)
+    throw("3 4 6 5", "3 4 5 6")
+    assert "set aside show 1 2" in window.camera.prompt.text() and "keeps were 1 1" in window.camera.prompt.text()
+    window.close()
+
+
+def test_with_no_screen_the_command_says_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from scorekeeper.cli import main
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert main(["--source", "demo"]) == 2
+    assert "no screen" in capsys.readouterr().err
+
+
+def test_the_coach_highlight_follows_each_roll_and_goes_with_the_coach(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_on(qtbot, tmp_path, None)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+
+    def advised() -> list[str]:
+        return [str(b.property("keep")) for b in window.turn_panel.keep_buttons if "1e8449" in b.styleSheet()]
+
+    for _ in range(2):  # the same roll twice: the buttons are rebuilt, the advice is unchanged
+        window.controller.act(lambda game: game.roll("1 1 5 2 3 4"))
+        best = window.coach_hint.best_keep()
+        assert best is not None and advised() == [str(best.keep)]
+        window.controller.act(lambda game: game.undo())
+    window.controller.act(lambda game: game.roll("1 1 5 2 3 4"))
+    window.coach_hint.set_coaching(False)
+    assert advised() == []
+    window.close()
