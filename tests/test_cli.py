@@ -129,7 +129,7 @@ def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     ) + "\n"
     status, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
     assert status == 0
-    assert "Ann banks 12,000: 12,000." in out
+    assert "Ann banks 12,000: now 12,000." in out
     assert "FARKLE! Bob loses the turn" in out
     assert "Game over: Ann wins!" in out
     game = load_game(saved)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.game import Game, GameState, Outcome, TurnRecord, load_game, save_game
+from scorekeeper.game import Game, GameState, describe_turn, load_game, save_game
 from scorekeeper.rules import Dice, FarkleError, GameKind, describe_rules
 
 HELP = """\
@@ -67,20 +67,6 @@ def scoreboard(state: GameState) -> list[str]:
     if state.play_off:
         lines.append("Play-off: " + ", ".join(state.players[seat].name for seat in state.play_off))
     return lines
-
-
-def describe_turn(record: TurnRecord, state: GameState) -> str:
-    """One line saying how a turn ended."""
-    name = state.players[record.player].name
-    if record.outcome is Outcome.BANKED:
-        bonus = f" (with {record.card_bonus} for Farkle cards)" if record.card_bonus else ""
-        return f"{name} banks {record.points:,}{bonus}: {record.score_after:,}."
-    if record.outcome is Outcome.FARKLED:
-        penalty = f" and loses {record.penalty:,} for the Farkle streak" if record.penalty else ""
-        return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
-    if record.outcome is Outcome.WON:
-        return f"Six of a kind! {name} wins the game on the spot."
-    return f"{name} scored all the dice without getting on the board: the turn ends with nothing."
 
 
 def prompt(state: GameState) -> str:

@@ -20,6 +20,7 @@ from scorekeeper.game.events import (
     event_from_dict,
     event_to_dict,
 )
+from scorekeeper.game.describe import describe_turn
 from scorekeeper.game.game import EventSink, Game
 from scorekeeper.game.save import SaveFileError, game_from_json, game_to_json, load_game, save_game
 from scorekeeper.game.state import GameState, Outcome, Phase, PlayerState, TurnRecord, TurnState, apply
@@ -48,6 +49,7 @@ __all__ = [
     "TurnState",
     "Undone",
     "apply",
+    "describe_turn",
     "event_from_dict",
     "event_to_dict",
     "game_from_json",

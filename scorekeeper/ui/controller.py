@@ -7,23 +7,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from scorekeeper.game import Action, Event, Game, GameState, Outcome, TurnRecord
+from scorekeeper.game import Action, Event, Game, GameState, describe_turn
 from scorekeeper.game.journal import Journal, JournalDamage, new_journal_path, open_journal, with_turn_replaced
 from scorekeeper.rules import FarkleError, RuleSet
-
-
-def describe_turn(record: TurnRecord, state: GameState) -> str:
-    """One line saying how a turn ended."""
-    name = state.players[record.player].name
-    if record.outcome is Outcome.BANKED:
-        bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
-        return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
-    if record.outcome is Outcome.FARKLED:
-        penalty = f" and pays the {record.penalty:,} penalty" if record.penalty else ""
-        return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
-    if record.outcome is Outcome.WON:
-        return f"Six of a kind! {name} wins the game on the spot."
-    return f"{name} scored every die without getting on the board: the turn ends with nothing."
 
 
 class GameController(QObject):

@@ -1,0 +1,27 @@
+"""Finished turns in plain words, for the terminal game and the window alike."""
+
+from __future__ import annotations
+
+from scorekeeper.game.state import GameState, Outcome, TurnRecord
+
+
+def describe_turn(record: TurnRecord, state: GameState) -> str:
+    """One line saying how a turn ended.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("1 5 2 3 4 6"); game.keep("1 5"); game.bank()
+    >>> describe_turn(game.state.history[-1], game.state)
+    'Ann banks 150: now 150.'
+    """
+    name = state.players[record.player].name
+    if record.outcome is Outcome.BANKED:
+        bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
+        return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
+    if record.outcome is Outcome.FARKLED:
+        penalty = f" and pays the {record.penalty:,} penalty" if record.penalty else ""
+        return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
+    if record.outcome is Outcome.WON:
+        return f"Six of a kind! {name} wins the game on the spot."
+    return f"{name} scored every die without getting on the board: the turn ends with nothing."
