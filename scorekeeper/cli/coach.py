@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.coach import Policy, policy_for
 from scorekeeper.rules import RuleSet
+
+if TYPE_CHECKING:
+    from scorekeeper.coach import Policy
 
 DICE = range(1, 7)
 
@@ -55,6 +57,9 @@ def _print(rules: RuleSet, policy: Policy) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the solver pulls in numpy, which every other command's start-up can skip.
+    from scorekeeper.coach import policy_for
+
     rules = rules_from_args(args)
     policy = policy_for(rules)
     if args.json:
