@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.game import Game, GameState, describe_turn, load_game, save_game
+from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
 from scorekeeper.rules import Dice, FarkleError, GameKind, describe_rules
 
 HELP = """\
@@ -93,14 +93,6 @@ def prompt(state: GameState) -> str:
     return f"{player.name} ({player.score:,}), {total}{need}: roll {turn.dice_left} dice and type them{bank}"
 
 
-def _face(text: str) -> int | None:
-    if text == "-":
-        return None
-    if text not in ("1", "2", "3", "4", "5", "6"):
-        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
-    return int(text)
-
-
 class Session:
     """Reads commands, applies them to the game, prints what changed."""
 
@@ -167,7 +159,7 @@ class Session:
     def _correct(self, rest: list[str]) -> None:
         if len(rest) != 2:
             raise FarkleError("correct: type 'c WAS NOW', e.g. 'c 3 5' (use '-' for a missed die or not a die)")
-        self.game.correct(_face(rest[0]), _face(rest[1]))
+        self.game.correct(face_from_str(rest[0]), face_from_str(rest[1]))
 
     def _points(self, rest: list[str]) -> None:
         if not rest or not rest[0].isdigit():

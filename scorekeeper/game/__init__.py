@@ -19,6 +19,8 @@ from scorekeeper.game.events import (
     Undone,
     event_from_dict,
     event_to_dict,
+    face_from_str,
+    face_to_str,
 )
 from scorekeeper.game.describe import describe_turn
 from scorekeeper.game.game import EventSink, Game
@@ -52,6 +54,8 @@ __all__ = [
     "describe_turn",
     "event_from_dict",
     "event_to_dict",
+    "face_from_str",
+    "face_to_str",
     "game_from_json",
     "game_to_json",
     "load_game",

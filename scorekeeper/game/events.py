@@ -62,6 +62,24 @@ class DieCorrected:
     """The face it really shows; None when what was read is not a die."""
 
 
+def face_from_str(text: str) -> int | None:
+    """A face typed for a correction: 1-6, or ``-`` for none (a missed die, or not a die).
+
+    >>> face_from_str("5"), face_from_str("-")
+    (5, None)
+    """
+    if text == "-":
+        return None
+    if text not in ("1", "2", "3", "4", "5", "6"):
+        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
+    return int(text)
+
+
+def face_to_str(face: int | None) -> str:
+    """The inverse of :func:`face_from_str`."""
+    return "-" if face is None else str(face)
+
+
 @dataclass(frozen=True)
 class Kept:
     """The player sets aside scoring dice from the roll on the table."""

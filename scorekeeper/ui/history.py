@@ -24,7 +24,17 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.export import SheetTurn, score_sheet
-from scorekeeper.game import Action, Banked, DiceRolled, DieCorrected, Farkled, Kept, PointsEntered
+from scorekeeper.game import (
+    Action,
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    Farkled,
+    Kept,
+    PointsEntered,
+    face_from_str,
+    face_to_str,
+)
 from scorekeeper.game.journal import segments
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.ui.controller import GameController
@@ -35,10 +45,6 @@ STEP_HELP = (
     "One step a line: roll 1 1 5 2 3 4 / keep 1 1 5 / correct 3 5 (- for a missed die or not a die) / "
     "points 400 / bank / farkle"
 )
-
-
-def _face(value: int | None) -> str:
-    return "-" if value is None else str(value)
 
 
 def step_text(action: Action) -> str:
@@ -52,7 +58,7 @@ def step_text(action: Action) -> str:
     if isinstance(action, Kept):
         return f"keep {action.dice}"
     if isinstance(action, DieCorrected):
-        return f"correct {_face(action.was)} {_face(action.now)}"
+        return f"correct {face_to_str(action.was)} {face_to_str(action.now)}"
     if isinstance(action, PointsEntered):
         return f"points {action.points}" + (f" {action.note}" if action.note else "")
     if isinstance(action, Banked):
@@ -76,8 +82,7 @@ def parse_step(line: str) -> Action:
         if kind == "keep":
             return Kept(Dice.from_str(" ".join(rest)))
         if kind == "correct" and len(rest) == 2:
-            faces = [None if word == "-" else int(word) for word in rest]
-            return DieCorrected(faces[0], faces[1])
+            return DieCorrected(face_from_str(rest[0]), face_from_str(rest[1]))
         if kind == "points" and rest and rest[0].isdigit():
             return PointsEntered(int(rest[0]), " ".join(rest[1:]))
         if kind == "bank" and not rest:

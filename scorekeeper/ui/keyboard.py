@@ -11,6 +11,7 @@ from PySide6.QtCore import QRegularExpression, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QRegularExpressionValidator
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+from scorekeeper.game import face_from_str
 from scorekeeper.rules import Dice, FarkleError
 
 COMMAND_KEYS = {
@@ -51,15 +52,6 @@ class DiceEntry(QLineEdit):
         super().keyPressEvent(event)
 
 
-def parse_face(text: str) -> int | None:
-    """A face for a correction: 1-6, or '-' for none."""
-    if text == "-":
-        return None
-    if text not in ("1", "2", "3", "4", "5", "6"):
-        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
-    return int(text)
-
-
 def parse_correction(text: str) -> tuple[int | None, int | None]:
     """``c 3 5`` / ``c35`` / ``c-5`` / ``c4-``: the face read and the face it really is.
 
@@ -69,7 +61,7 @@ def parse_correction(text: str) -> tuple[int | None, int | None]:
     faces = [char for char in text[1:] if char not in " ,"]
     if len(faces) != 2:
         raise FarkleError(f"correction {text!r}: type c, the face read and the real face, e.g. c35 (- for none)")
-    return parse_face(faces[0]), parse_face(faces[1])
+    return face_from_str(faces[0]), face_from_str(faces[1])
 
 
 def parse_dice(text: str) -> Dice:
