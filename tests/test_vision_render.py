@@ -132,3 +132,21 @@ def test_random_scenes_cover_the_conditions() -> None:
     assert {random_table(rng).kind for _ in range(60)} == {"wood", "felt", "cloth", "paper", "tray"}
     looks = [random_look(rng, colour) for colour in DIE_COLOURS]
     assert looks[-2].translucent > 0 and looks[-1].marble is not None
+
+
+def test_drilled_pips_show_a_shadow_even_when_painted_like_the_body() -> None:
+    red = DieLook(body=(40, 30, 170), pips=(40, 30, 170), corner=0.15)
+    flat = render(scene_with(die(160, 120, 6, size=80, look=red)))[0]
+    drilled = render(scene_with(die(160, 120, 6, size=80, look=replace(red, recess=1.0))))[0]
+    face = (slice(100, 141), slice(140, 181))  # the middle of the top face, where the six pips are
+    flat_spread, drilled_spread = flat[face].std(axis=(0, 1)).max(), drilled[face].std(axis=(0, 1)).max()
+    assert flat_spread < 6  # paint the colour of the body: no pips to see
+    assert drilled_spread > 3 * flat_spread + 5  # the holes' walls show them
+
+
+def test_some_random_dice_have_faint_or_drilled_pips() -> None:
+    rng = np.random.default_rng(5)
+    looks = [random_look(rng) for _ in range(300)]
+    contrast = [abs(np.dot(np.subtract(k.pips, k.body), (0.11, 0.59, 0.3))) for k in looks]
+    assert sum(c < 40 for c in contrast) >= 10 and sum(c >= 60 for c in contrast) >= 150
+    assert 100 <= sum(k.recess > 0 for k in looks) <= 250

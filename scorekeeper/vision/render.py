@@ -68,6 +68,9 @@ class DieLook:
     """Second body colour swirled into the first (marbled dice), or None."""
     gloss: float = 0.3
     """0 matte .. 1 glossy: strength of highlights and glare."""
+    recess: float = 0.0
+    """0 flat printed pips .. 1 deep drilled pips, whose wall on the light's side is in shadow (with
+    paint close to the body's colour, that shadow is most of what shows a pip)."""
 
 
 @dataclass(frozen=True)
@@ -396,7 +399,12 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
         c = affine[:, :2] @ np.array([du * look.pip_spread, dv * look.pip_spread]) + affine[:, 2]
         pip_axes = affine[:, :2] * np.float32(look.pip_size)
         poly = to_patch(_ellipse_poly(c, 1.0, pip_axes))
-        cv2.fillPoly(canvas, [poly], tuple(float(v) for v in pip))
+        if look.recess > 0:
+            cv2.fillPoly(canvas, [poly], tuple(float(v) for v in body * (1 - 0.7 * look.recess)))
+            lit = c - light_dir * (pose.size * look.pip_size * 0.35 * look.recess)
+            cv2.fillPoly(canvas, [to_patch(_ellipse_poly(lit, 1.0 - 0.25 * look.recess, pip_axes))], tuple(float(v) for v in pip))
+        else:
+            cv2.fillPoly(canvas, [poly], tuple(float(v) for v in pip))
         cv2.fillPoly(opaque, [poly], 1.0)
         if look.gloss > 0.4 and harsh:
             glint = c + affine[:, :2] @ (-light_dir * look.pip_size * 0.4)
@@ -613,9 +621,11 @@ def random_look(rng: np.random.Generator, colour: str | None = None) -> DieLook:
         raise ValueError(f"unknown die colour {colour!r}; use one of {', '.join(DIE_COLOURS)}")
     name = str(rng.choice(list(_BODIES))) if colour in (None, "translucent", "marbled") else str(colour)
     body = _jitter(_BODIES[name], rng)
-    pip_names = [p for p in _PIPS if _contrast(_PIPS[p], body) > 60] or ["black", "white"]
+    # Most dice have pips that stand out; some sets (red pips on smoky or blue marble) barely do.
+    faint = rng.random() < 0.2
+    pip_names = [p for p in _PIPS if _contrast(_PIPS[p], body) > (15 if faint else 60)] or ["black", "white"]
     pips = _jitter(_PIPS[str(rng.choice(pip_names))], rng, 10)
-    if _contrast(pips, body) < 40:
+    if _contrast(pips, body) < (10 if faint else 40):
         pips = (20, 20, 20) if np.mean(body) > 120 else (245, 245, 245)
     marble = None
     if colour == "marbled" or (colour is None and rng.random() < 0.12):
@@ -632,6 +642,7 @@ def random_look(rng: np.random.Generator, colour: str | None = None) -> DieLook:
         translucent=translucent,
         marble=marble,
         gloss=float(rng.uniform(0, 1)),
+        recess=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.6 else 0.0,
     )
 
 
