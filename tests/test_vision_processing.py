@@ -21,8 +21,10 @@ from scorekeeper.vision.processing import (
     box_iou,
     crop_boxes,
     decode_finder,
+    dihedral_views,
     finder_input,
     finder_scale,
+    mean_over_views,
     reader_input,
     softmax,
     suppress_overlaps,
@@ -104,6 +106,25 @@ def test_a_huge_box_is_area_averaged_not_aliased() -> None:
     frame[::2] = 255  # fine stripes average to grey
     crop = crop_boxes(frame, np.array([[100, 100, 900, 900]], np.float32))[0]
     assert 90 < crop[8:24, 8:24].mean() < 165
+
+
+def test_dihedral_views_are_the_eight_distinct_symmetries_of_each_crop() -> None:
+    batch = np.random.default_rng(3).random((2, 3, 5, 5)).astype(np.float32)
+    views = dihedral_views(batch, 8)
+    assert views.shape == (16, 3, 5, 5)
+    seen = {views[v * 2].tobytes() for v in range(8)}
+    assert len(seen) == 8  # no symmetry drawn twice
+    assert np.array_equal(views[1], batch[1]) and np.array_equal(views[2], np.rot90(batch[0], 1, (1, 2)))
+    # a crop turned a quarter gives the same set of views: a reading averaged over them cannot depend on it
+    turned = dihedral_views(np.rot90(batch, 1, (2, 3)).copy(), 4)
+    assert {turned[v * 2].tobytes() for v in range(4)} == {views[v * 2].tobytes() for v in range(4)}
+    with pytest.raises(ValueError, match="views must be 1 to 8, got 9"):
+        dihedral_views(batch, 9)
+
+
+def test_mean_over_views_averages_each_crop_across_its_views() -> None:
+    probs = np.array([[1, 0], [0.2, 0.8], [0, 1], [0.4, 0.6]], np.float32)  # view 0: crops a, b; view 1: a, b
+    assert mean_over_views(probs, 2) == pytest.approx(np.array([[0.5, 0.5], [0.3, 0.7]]))
 
 
 def test_softmax_rows_sum_to_one() -> None:

@@ -59,6 +59,15 @@ def test_detections_are_in_frame_pixels_with_confidences(reader: OnnxDiceReader)
     assert found.unsure_below == reader.unsure_below
 
 
+def test_a_quarter_turned_frame_reads_the_same_dice(reader: OnnxDiceReader) -> None:
+    item = load_dataset(SAMPLES)[4]
+    frame = item.load()
+    found = reader.read(frame)
+    turned = reader.read(np.ascontiguousarray(np.rot90(frame)))
+    assert sorted(turned.values.tolist()) == sorted(found.values.tolist())
+    assert len(found) == len(item.labels)
+
+
 def test_frames_that_are_not_bgr8_are_refused_clearly(reader: OnnxDiceReader) -> None:
     with pytest.raises(ValueError, match="BGR uint8 frame"):
         reader.read(np.zeros((480, 640), np.uint8))

@@ -23,9 +23,12 @@ from numpy.typing import NDArray
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import (
     NOT_A_DIE,
+    VIEWS,
     crop_boxes,
     decode_finder,
     finder_input,
+    dihedral_views,
+    mean_over_views,
     reader_input,
     softmax,
     suppress_overlaps,
@@ -167,10 +170,10 @@ class OnnxDiceReader:
         if not len(boxes):
             return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
         try:
-            logits = self._pips.run(None, {"crops": reader_input(crop_boxes(frame, boxes))})[0]
+            logits = self._pips.run(None, {"crops": dihedral_views(reader_input(crop_boxes(frame, boxes)), VIEWS)})[0]
         except Exception as exc:
             raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
-        probs = softmax(logits)
+        probs = mean_over_views(softmax(logits), VIEWS)
         values = probs[:, 1:].argmax(1) + 1
         is_die = probs[:, NOT_A_DIE] < 0.5
         confidences = probs[np.arange(len(values)), values]
