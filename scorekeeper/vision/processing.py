@@ -35,8 +35,9 @@ CROP_CONTEXT = 1.25
 NOT_A_DIE = 0
 """Index of the pip reader's "not a die" score; index v is v pips."""
 VIEWS = 4
-"""Each crop is read in its four quarter turns: 1.5 points more dice right on the byler test
-photos than one view, as many as all eight turns and mirror images, at half their cost."""
+"""Each crop is read in its four quarter turns and the readings averaged. On the byler test photos
+that takes the sure dice from 98.5% to 99.7% right (the averaged confidence knows its doubts
+better); all eight turns and mirror images do no better at twice the cost."""
 
 
 def finder_scale(height: int, width: int) -> float:
@@ -179,7 +180,7 @@ def dihedral_views(batch: NDArray[np.float32], views: int = VIEWS) -> NDArray[np
     (views * n, 3, h, w). A die reads the same every way up, so the pip reader's mean over them is
     steadier than any one reading.
 
-    >>> views = dihedral_views(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2))
+    >>> views = dihedral_views(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2), 8)
     >>> views.shape, views[1, 0].tolist()
     ((8, 1, 2, 2), [[1.0, 3.0], [0.0, 2.0]])
     """
