@@ -620,19 +620,22 @@ def random_look(rng: np.random.Generator, colour: str | None = None) -> DieLook:
     if colour is not None and colour not in DIE_COLOURS:
         raise ValueError(f"unknown die colour {colour!r}; use one of {', '.join(DIE_COLOURS)}")
     name = str(rng.choice(list(_BODIES))) if colour in (None, "translucent", "marbled") else str(colour)
-    body = _jitter(_BODIES[name], rng)
-    # Most dice have pips that stand out; some sets (red pips on smoky or blue marble) barely do.
-    faint = rng.random() < 0.2
-    pip_names = [p for p in _PIPS if _contrast(_PIPS[p], body) > (15 if faint else 60)] or ["black", "white"]
-    pips = _jitter(_PIPS[str(rng.choice(pip_names))], rng, 10)
-    if _contrast(pips, body) < (10 if faint else 40):
-        pips = (20, 20, 20) if np.mean(body) > 120 else (245, 245, 245)
     marble = None
     if colour == "marbled" or (colour is None and rng.random() < 0.12):
         marble = _jitter(_BODIES[str(rng.choice(list(_BODIES)))], rng)
     translucent = 0.0
     if colour == "translucent" or (colour is None and rng.random() < 0.12):
         translucent = float(rng.uniform(0.2, 0.5))
+        if rng.random() < 0.3:
+            name = "black"  # smoke
+    body = _jitter(_BODIES[name], rng)
+    # Most dice have pips that stand out; some sets barely do, above all smoky and marbled ones
+    # (red pips on smoke or on blue-black marble are most of the real photos' misreads).
+    faint = rng.random() < (0.5 if marble is not None or translucent else 0.15)
+    pip_names = [p for p in _PIPS if _contrast(_PIPS[p], body) > (15 if faint else 60)] or ["black", "white"]
+    pips = _jitter(_PIPS[str(rng.choice(pip_names))], rng, 10)
+    if _contrast(pips, body) < (10 if faint else 40):
+        pips = (20, 20, 20) if np.mean(body) > 120 else (245, 245, 245)
     return DieLook(
         body=body,
         pips=pips,
