@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         config = TrainConfig()
         if args.quick:
-            config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30)
+            config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30, mined_scenes=20)
         run_training(config, photos, args.out, _report)
     write_card(args.out, photos, args.samples, command, _report)
     _report(f"model card written to {args.out / 'README.md'}")

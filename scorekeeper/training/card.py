@@ -14,6 +14,7 @@ import numpy as np
 from scorekeeper.vision.assessment import latency_frames, median_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
+from scorekeeper.vision.processing import CROP, VIEWS
 from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader
 from scorekeeper.vision.render import random_scene, render
 
@@ -93,9 +94,10 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.
-2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about 8 M multiply-adds per die) on a 32x32
+2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about 8 M multiply-adds per die) on a {CROP}x{CROP}
    crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
-   Output: 7 logits: not a die, 1, ..., 6 pips. A die's confidence is the softmax probability of
+   Output: 7 logits: not a die, 1, ..., 6 pips. Each crop is read in its {VIEWS} quarter turns
+   and the softmax probabilities are averaged; a die's confidence is that mean probability of
    its value; candidates whose "not a die" probability is >= 0.5 are dropped, dice below
    {manifest['unsure_below']} are reported unsure.
 
@@ -111,7 +113,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 
 ## Data used
 - {config['synthetic']} scenes rendered by `scorekeeper.vision.render` (seed {config['seed']}): every die colour and pip
-  style of the renderer, wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
+  style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
   lights, blur, noise, JPEG; 640x480, 800x600 and 1280x720 frames.
 - Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
 - Augmentation: quarter turns, flips, colour channel shuffles, grey, inverted colours, gain,

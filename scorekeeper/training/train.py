@@ -25,7 +25,7 @@ from scorekeeper.training.data import Samples, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import ALIGN, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
+from scorekeeper.vision.processing import ALIGN, CROP, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
 from scorekeeper.vision.render import random_scene, render_with_visibility
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, sha256_of
 
@@ -38,19 +38,19 @@ class TrainConfig:
 
     seed: int = 2026
     """Seeds data rendering, augmentation, initialisation and batch order."""
-    synthetic: int = 1500
+    synthetic: int = 2000
     """Rendered training scenes."""
     photo_repeat: int = 6
     """How many times each real photo is cut into crops (with fresh jitter each time)."""
-    finder_steps: int = 3000
+    finder_steps: int = 10000
     """Finder optimiser steps."""
-    finder_batch: int = 12
+    finder_batch: int = 16
     """Finder crops per step."""
     finder_crop: int = 160
     """Side of the finder's training crops, px at the finder's scale."""
     photo_share: float = 0.3
     """Share of finder crops taken from real photos (when any are given)."""
-    reader_steps: int = 5000
+    reader_steps: int = 20000
     """Pip-reader optimiser steps."""
     reader_batch: int = 128
     """Crops per pip-reader step."""
@@ -58,7 +58,7 @@ class TrainConfig:
     """Torch threads."""
     workers: int = 2
     """Rendering processes."""
-    mined_scenes: int = 400
+    mined_scenes: int = 600
     """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
     mined_photo_weight: int = 4
     """How many times crops at the finder's boxes on real photos are repeated."""
@@ -315,7 +315,7 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
             dynamic_axes={"frame": {2: "height", 3: "width"}, "maps": {2: "cells_y", 3: "cells_x"}},
         )
         torch.onnx.export(
-            reader, (torch.zeros(4, 3, 32, 32),), str(tmp_pips),
+            reader, (torch.zeros(4, 3, CROP, CROP),), str(tmp_pips),
             input_names=["crops"], output_names=["logits"], opset_version=17, dynamo=False,
             dynamic_axes={"crops": {0: "dice"}, "logits": {0: "dice"}},
         )
