@@ -141,20 +141,20 @@ def suppress_overlaps(boxes: NDArray[np.float32], scores: NDArray[np.float32], i
     return np.array(keep, np.int64)
 
 
-def crop_boxes(frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: float = CROP_CONTEXT, size: int = CROP) -> NDArray[np.uint8]:
-    """(n, size, size, 3) square crops centred on each box, ``context`` times its longer side,
+def crop_boxes(frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: float = CROP_CONTEXT) -> NDArray[np.uint8]:
+    """(n, CROP, CROP, 3) square crops centred on each box, ``context`` times its longer side,
     cut from the full-resolution frame (the outside of the frame reads as black).
 
     >>> frame = np.full((100, 100, 3), 200, np.uint8)
     >>> crop_boxes(frame, np.array([[40, 40, 60, 60]], np.float32)).shape
     (1, 32, 32, 3)
     """
-    crops = np.zeros((len(boxes), size, size, 3), np.uint8)
+    crops = np.zeros((len(boxes), CROP, CROP, 3), np.uint8)
     for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float32).reshape(-1, 4)):
         side = max(x1 - x0, y1 - y0, 2.0) * context
-        s = size / side
+        s = CROP / side
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        m = np.array([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]], np.float32)
+        m = np.array([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]], np.float32)
         # Area-average when shrinking a lot, so pips do not alias away.
         src = frame
         if s < 0.5:
@@ -164,8 +164,8 @@ def crop_boxes(frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: fl
             if bx1 <= bx0 or by1 <= by0:
                 continue
             src = np.asarray(cv2.resize(frame[by0:by1, bx0:bx1], None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), np.uint8)
-            m = np.array([[s * k, 0, size / 2 - s * k * (cx - bx0) / k], [0, s * k, size / 2 - s * k * (cy - by0) / k]], np.float32)
-        crops[i] = cv2.warpAffine(src, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+            m = np.array([[s * k, 0, CROP / 2 - s * k * (cx - bx0) / k], [0, s * k, CROP / 2 - s * k * (cy - by0) / k]], np.float32)
+        crops[i] = cv2.warpAffine(src, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     return crops
 
 
