@@ -38,7 +38,7 @@ class TrainConfig:
 
     seed: int = 2026
     """Seeds data rendering, augmentation, initialisation and batch order."""
-    synthetic: int = 2000
+    synthetic: int = 3000
     """Rendered training scenes."""
     photo_repeat: int = 6
     """How many times each real photo is cut into crops (with fresh jitter each time)."""
@@ -50,7 +50,7 @@ class TrainConfig:
     """Side of the finder's training crops, px at the finder's scale."""
     photo_share: float = 0.3
     """Share of finder crops taken from real photos (when any are given)."""
-    reader_steps: int = 20000
+    reader_steps: int = 32000
     """Pip-reader optimiser steps."""
     reader_batch: int = 128
     """Crops per pip-reader step."""
@@ -58,7 +58,7 @@ class TrainConfig:
     """Torch threads."""
     workers: int = 2
     """Rendering processes."""
-    mined_scenes: int = 600
+    mined_scenes: int = 1000
     """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
     mined_photo_weight: int = 4
     """How many times crops at the finder's boxes on real photos are repeated."""
