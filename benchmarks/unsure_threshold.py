@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -30,8 +31,9 @@ THRESHOLDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)
 TARGET = 0.999
 
 
-def matched_confidences(reader: OnnxDiceReader, labelled: list[tuple[NDArray[np.uint8], Detections]]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
-    """Confidence and rightness of every read die that matches a labelled one."""
+def matched_confidences(reader: OnnxDiceReader, labelled: Iterable[tuple[NDArray[np.uint8], Detections]]) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """Confidence and rightness of every read die that matches a labelled one (frames are made
+    one at a time: 400 rendered frames held at once would take up to a gigabyte)."""
     confidences, right = [], []
     for frame, labels in labelled:
         found = reader.read(frame)
@@ -63,11 +65,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--split", nargs=2, metavar=("CSV", "NAME"), help="only the photos of this split")
     args = parser.parse_args(argv)
     reader = OnnxDiceReader(args.model)
-    rendered = [render(scene) for scene in sample_scenes(args.scenes, CHOICE_SEED)]
+    rendered = (render(scene) for scene in sample_scenes(args.scenes, CHOICE_SEED))
     chosen = table(f"rendered settled rolls (seed {CHOICE_SEED}, {args.scenes} scenes)", *matched_confidences(reader, rendered))
     for folder in args.photos:
         items = load_dataset(folder, Path(args.split[0]), args.split[1]) if args.split else load_dataset(folder)
-        table(f"{folder} (information only)", *matched_confidences(reader, [(item.load(), item.labels) for item in items]))
+        table(f"{folder} (information only)", *matched_confidences(reader, ((item.load(), item.labels) for item in items)))
     print(f"\nmodel's line: {reader.unsure_below}; lowest line with >= {TARGET * 100:.1f}% right when sure on the rendered rolls: {chosen}")
     return 0
 
