@@ -16,11 +16,14 @@ from scorekeeper.vision.render import (
     Scene,
     TableLook,
     at_rest,
+    faces_overlap,
     random_look,
     random_scene,
     random_table,
+    relaid,
     render,
     render_with_visibility,
+    top_face,
 )
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
@@ -150,3 +153,39 @@ def test_some_random_dice_have_faint_or_drilled_pips() -> None:
     contrast = [abs(np.dot(np.subtract(k.pips, k.body), (0.11, 0.59, 0.3))) for k in looks]
     assert sum(c < 40 for c in contrast) >= 10 and sum(c >= 60 for c in contrast) >= 150
     assert 100 <= sum(k.recess > 0 for k in looks) <= 250
+
+
+def _nearest_gap(scene: Scene) -> list[float]:
+    """Per die: centre distance to its nearest neighbour, in its own sides."""
+    return [min((float(np.hypot(d.x - o.x, d.y - o.y)) / d.size for o in scene.dice if o is not d), default=np.inf) for d in scene.dice]
+
+
+def test_some_random_scenes_have_touching_dice_and_no_scene_has_overlapping_ones() -> None:
+    rng = np.random.default_rng(12)
+    scenes = [random_scene(rng, 640, 480) for _ in range(120)]
+    touching = [s for s in scenes if len(s.dice) > 1 and min(_nearest_gap(s)) < 1.2]
+    assert 0.15 * len(scenes) < len(touching) < 0.5 * len(scenes)
+    for scene in scenes:
+        faces = [top_face(d.x, d.y, d.size, d.angle, scene.tilt) for d in scene.dice]
+        assert not any(faces_overlap(a, b) for i, a in enumerate(faces) for b in faces[i + 1 :])
+
+
+def test_relaid_keeps_the_dice_and_moves_them_together_or_apart() -> None:
+    scene = random_scene(np.random.default_rng(3), dice=8)
+    huddled = relaid(scene, True, np.random.default_rng(1))
+    apart = relaid(scene, False, np.random.default_rng(1))
+    assert [(d.value, d.look, d.size) for d in huddled.dice] == [(d.value, d.look, d.size) for d in scene.dice]
+    assert np.median(_nearest_gap(huddled)) < 1.2 < min(_nearest_gap(apart))
+
+
+def test_a_die_nearer_the_point_under_the_camera_hides_its_neighbours_side_face() -> None:
+    red = DieLook(body=(40, 40, 200), pips=(240, 240, 240), corner=0.1)
+    tilt = 40.0
+    near = die(160, 150, 5, size=50, angle=0)
+    far = die(160, 150 - 50 * np.cos(np.radians(tilt)) * 1.02, 2, size=50, angle=0, look=red)
+    # listed last, the far red die would once have been painted over the white one
+    image, labels = render(scene_with(near, far, tilt=tilt, light="daylight", noise=0.0, jpeg=0))
+    top_edge = image[130:136, 145:175].reshape(-1, 3).mean(0)
+    assert top_edge.min() > 150  # white top face, not the red side face
+    assert labels.values.tolist() == [5, 2]
+    assert labels.boxes[1, 3] < 138  # the red die's box stops where the white die covers it
