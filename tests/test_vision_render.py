@@ -69,7 +69,7 @@ def test_a_die_cut_by_the_frame_edge_is_labelled_with_a_clipped_box() -> None:
     _, labels = render(scene_with(die(5, 120, 2)))
     assert labels.roll() == [2]
     x0, _, x1, _ = labels.boxes[0]
-    assert x0 == 0 and 25 < x1 < 50  # half the die plus its side face towards the centre
+    assert x0 == 0 and 20 < x1 < 35  # the half of the top face inside the frame
 
 
 def test_a_die_out_of_the_frame_or_under_a_hand_is_not_labelled() -> None:
@@ -77,10 +77,15 @@ def test_a_die_out_of_the_frame_or_under_a_hand_is_not_labelled() -> None:
     assert len(labels) == 0
 
 
-def test_tilt_shows_side_faces_inside_the_box() -> None:
-    flat = render(scene_with(die(160, 120, 3)))[1].boxes[0]
-    tilted = render(scene_with(die(160, 120, 3), tilt=40))[1].boxes[0]
-    assert (tilted[3] - tilted[1]) > (flat[3] - flat[1]) * 1.1
+def test_the_box_frames_the_top_face_and_leaves_a_tilted_views_side_faces_out() -> None:
+    flat = render(scene_with(die(160, 120, 3, angle=0)))[1]
+    tilted_image, tilted = render(scene_with(die(160, 120, 3, angle=0), tilt=40, noise=0.0, jpeg=0))
+    x0, y0, x1, y1 = tilted.boxes[0]
+    assert abs((x1 - x0) - 40) < 3 and abs((y1 - y0) - 40 * np.cos(np.radians(40))) < 3
+    assert (flat.boxes[0][3] - flat.boxes[0][1]) > (y1 - y0) * 1.2
+    # the shaded side face shows below the top face (towards the point under the camera), outside the box
+    below = tilted_image[int(y1) + 2 : int(y1) + 12, int(x0) + 5 : int(x1) - 5].mean()
+    assert tilted_image[:20].mean() + 40 < below < tilted_image[int(y0) + 3 : int(y1) - 3, int(x0) + 3 : int(x1) - 3].mean() - 20
 
 
 def test_a_tumbling_die_is_labelled_with_the_value_it_lands_on() -> None:
@@ -188,4 +193,4 @@ def test_a_die_nearer_the_point_under_the_camera_hides_its_neighbours_side_face(
     top_edge = image[130:136, 145:175].reshape(-1, 3).mean(0)
     assert top_edge.min() > 150  # white top face, not the red side face
     assert labels.values.tolist() == [5, 2]
-    assert labels.boxes[1, 3] < 138  # the red die's box stops where the white die covers it
+    assert labels.boxes[1, 3] < labels.boxes[0, 1] + 1  # the top faces' boxes do not overlap

@@ -261,13 +261,15 @@ def _clutter(img: Float, rng: np.random.Generator) -> None:
 
 @dataclass
 class _Sprite:
-    """One die drawn into its own patch: premultiplied colour, coverage and the patch's origin."""
+    """One die drawn into its own patch: premultiplied colour, coverage, the top face's coverage
+    and the patch's origin."""
 
     colour: Float
     alpha: Float
     x0: int
     y0: int
     shadow: Float
+    face: Float
 
 
 def _focal(scene: Scene) -> float:
@@ -400,6 +402,8 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     else:
         cv2.fillPoly(canvas, [top_poly], tuple(float(v) for v in body))
         cv2.fillPoly(cover, [top_poly], 1.0)
+    face = np.zeros((ph, pw), np.float32)
+    cv2.fillPoly(face, [top_poly], 1.0)
     # soft shading across the top face, brighter towards the light
     yy, xx = np.ogrid[0:ph, 0:pw]
     yy, xx = yy.astype(np.float32), xx.astype(np.float32)
@@ -436,6 +440,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     if ss > 1:
         canvas = _f32(cv2.resize(canvas * cover[..., None], (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
         cover = _f32(cv2.resize(cover, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
+        face = _f32(cv2.resize(face, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
         opaque = _f32(cv2.resize(opaque, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
     else:
         canvas = canvas * cover[..., None]
@@ -452,6 +457,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
         kernel /= max(kernel.sum(), 1e-6)
         canvas = _f32(cv2.filter2D(canvas, -1, kernel))
         cover = _f32(cv2.filter2D(cover, -1, kernel))
+        face = _f32(cv2.filter2D(face, -1, kernel))
 
     # Shadow: the base footprint, shifted away from the light and blurred.
     shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
@@ -460,7 +466,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     cv2.fillPoly(shadow, [foot], 1.0)
     shadow = _f32(cv2.GaussianBlur(shadow, (0, 0), max(0.8, pose.size * (0.04 if harsh else 0.15))))
     shadow *= 0.6 if harsh else 0.4
-    return _Sprite(canvas.astype(np.float32), cover.astype(np.float32), x0, y0, shadow)
+    return _Sprite(canvas.astype(np.float32), cover.astype(np.float32), x0, y0, shadow, face.astype(np.float32))
 
 
 def _paste(dst: Float, src: Float, x0: int, y0: int) -> tuple[tuple[slice, slice], tuple[slice, slice]] | None:
@@ -495,9 +501,10 @@ def _hand(h: int, w: int, hand: tuple[float, float, float], rng: np.random.Gener
 
 def render(scene: Scene) -> tuple[NDArray[np.uint8], Detections]:
     """BGR uint8 image (height, width, 3) and the exact labels: one box (x0, y0, x1, y1 in image
-    pixels, the die's whole visible outline incl. side faces, clipped to the image) and value per
-    die that is at least partly visible, confidence 1.0. A tumbling die is still labelled, with the
-    value it will land on."""
+    pixels) and value per die whose top face is at least partly visible, confidence 1.0. The box
+    frames the visible part of the top face, the face that is read: side faces of a tilted view lie
+    outside it, as in hand-labelled photos, and the boxes of touching dice do not overlap. A
+    tumbling die is still labelled, with the value it will land on."""
     image, labels, _, _ = render_with_visibility(scene)
     return image, labels
 
@@ -511,9 +518,9 @@ def _drawing_order(scene: Scene) -> list[int]:
 
 
 def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections, NDArray[np.float32], NDArray[np.int64]]:
-    """Like ``render``, plus the visible share (0-1) of each labelled die and the index of its
-    pose in ``scene.dice``: training drops dice that are mostly hidden (frame edge, hand, another
-    die) or moving."""
+    """Like ``render``, plus the visible share (0-1) of each labelled die's top face and the index
+    of its pose in ``scene.dice``: training drops dice that are mostly hidden (frame edge, hand,
+    another die) or moving."""
     if scene.width < 8 or scene.height < 8:
         raise ValueError(f"scene must be at least 8x8 px, got {scene.width}x{scene.height}")
     if scene.light not in LIGHTS:
@@ -571,8 +578,8 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         where = _paste(covered, sprite.alpha, sprite.x0, sprite.y0)
         if where is None:
             continue
-        own = sprite.alpha[where[1]]
-        seen = own * (1 - covered[where[0]])
+        own, face = sprite.alpha[where[1]], sprite.face[where[1]]
+        seen = face * (1 - covered[where[0]])
         covered[where[0]] = np.maximum(covered[where[0]], own)
         ys, xs = np.nonzero(seen > 0.5)
         if len(xs) == 0:
@@ -580,7 +587,7 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         ox, oy = where[0][1].start, where[0][0].start
         boxes.append([xs.min() + ox + scene.shift[0], ys.min() + oy + scene.shift[1], xs.max() + ox + 1 + scene.shift[0], ys.max() + oy + 1 + scene.shift[1]])
         values.append(pose.value)
-        visible.append(float((seen > 0.5).sum()) / max(1.0, float((sprite.alpha > 0.5).sum())))
+        visible.append(float((seen > 0.5).sum()) / max(1.0, float((sprite.face > 0.5).sum())))
         index.append(number)
     by_pose = np.argsort(np.array(index, np.int64), kind="stable")
     boxes, values, visible, index = ([items[i] for i in by_pose] for items in (boxes, values, visible, index))
