@@ -123,7 +123,8 @@ they blur into the face. The crop classifier also gets the last word on false fi
   {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
 
 ## Metrics per data set
-A found die matches a labelled one at box IoU >= 0.5. Roll exact: share of images whose sorted
+A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the
+byler labels do; the renderer's labels follow them). Roll exact: share of images whose sorted
 values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.
 
 {HEADER}
