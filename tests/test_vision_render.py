@@ -16,11 +16,14 @@ from scorekeeper.vision.render import (
     Scene,
     TableLook,
     at_rest,
+    faces_overlap,
     random_look,
     random_scene,
     random_table,
+    relaid,
     render,
     render_with_visibility,
+    top_face,
 )
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
@@ -66,7 +69,7 @@ def test_a_die_cut_by_the_frame_edge_is_labelled_with_a_clipped_box() -> None:
     _, labels = render(scene_with(die(5, 120, 2)))
     assert labels.roll() == [2]
     x0, _, x1, _ = labels.boxes[0]
-    assert x0 == 0 and 25 < x1 < 50  # half the die plus its side face towards the centre
+    assert x0 == 0 and 20 < x1 < 35  # the half of the top face inside the frame
 
 
 def test_a_die_out_of_the_frame_or_under_a_hand_is_not_labelled() -> None:
@@ -74,10 +77,15 @@ def test_a_die_out_of_the_frame_or_under_a_hand_is_not_labelled() -> None:
     assert len(labels) == 0
 
 
-def test_tilt_shows_side_faces_inside_the_box() -> None:
-    flat = render(scene_with(die(160, 120, 3)))[1].boxes[0]
-    tilted = render(scene_with(die(160, 120, 3), tilt=40))[1].boxes[0]
-    assert (tilted[3] - tilted[1]) > (flat[3] - flat[1]) * 1.1
+def test_the_box_frames_the_top_face_and_leaves_a_tilted_views_side_faces_out() -> None:
+    flat = render(scene_with(die(160, 120, 3, angle=0)))[1]
+    tilted_image, tilted = render(scene_with(die(160, 120, 3, angle=0), tilt=40, noise=0.0, jpeg=0))
+    x0, y0, x1, y1 = tilted.boxes[0]
+    assert abs((x1 - x0) - 40) < 3 and abs((y1 - y0) - 40 * np.cos(np.radians(40))) < 3
+    assert (flat.boxes[0][3] - flat.boxes[0][1]) > (y1 - y0) * 1.2
+    # the shaded side face shows below the top face (towards the point under the camera), outside the box
+    below = tilted_image[int(y1) + 2 : int(y1) + 12, int(x0) + 5 : int(x1) - 5].mean()
+    assert tilted_image[:20].mean() + 40 < below < tilted_image[int(y0) + 3 : int(y1) - 3, int(x0) + 3 : int(x1) - 3].mean() - 20
 
 
 def test_a_tumbling_die_is_labelled_with_the_value_it_lands_on() -> None:
@@ -150,3 +158,39 @@ def test_some_random_dice_have_faint_or_drilled_pips() -> None:
     contrast = [abs(np.dot(np.subtract(k.pips, k.body), (0.11, 0.59, 0.3))) for k in looks]
     assert sum(c < 40 for c in contrast) >= 10 and sum(c >= 60 for c in contrast) >= 150
     assert 100 <= sum(k.recess > 0 for k in looks) <= 250
+
+
+def _nearest_gap(scene: Scene) -> list[float]:
+    """Per die: centre distance to its nearest neighbour, in its own sides."""
+    return [min((float(np.hypot(d.x - o.x, d.y - o.y)) / d.size for o in scene.dice if o is not d), default=np.inf) for d in scene.dice]
+
+
+def test_some_random_scenes_have_touching_dice_and_no_scene_has_overlapping_ones() -> None:
+    rng = np.random.default_rng(12)
+    scenes = [random_scene(rng, 640, 480) for _ in range(120)]
+    touching = [s for s in scenes if len(s.dice) > 1 and min(_nearest_gap(s)) < 1.2]
+    assert 0.15 * len(scenes) < len(touching) < 0.5 * len(scenes)
+    for scene in scenes:
+        faces = [top_face(d.x, d.y, d.size, d.angle, scene.tilt) for d in scene.dice]
+        assert not any(faces_overlap(a, b) for i, a in enumerate(faces) for b in faces[i + 1 :])
+
+
+def test_relaid_keeps_the_dice_and_moves_them_together_or_apart() -> None:
+    scene = random_scene(np.random.default_rng(3), dice=8)
+    huddled = relaid(scene, True, np.random.default_rng(1))
+    apart = relaid(scene, False, np.random.default_rng(1))
+    assert [(d.value, d.look, d.size) for d in huddled.dice] == [(d.value, d.look, d.size) for d in scene.dice]
+    assert np.median(_nearest_gap(huddled)) < 1.2 < min(_nearest_gap(apart))
+
+
+def test_a_die_nearer_the_point_under_the_camera_hides_its_neighbours_side_face() -> None:
+    red = DieLook(body=(40, 40, 200), pips=(240, 240, 240), corner=0.1)
+    tilt = 40.0
+    near = die(160, 150, 5, size=50, angle=0)
+    far = die(160, 150 - 50 * np.cos(np.radians(tilt)) * 1.02, 2, size=50, angle=0, look=red)
+    # listed last, the far red die would once have been painted over the white one
+    image, labels = render(scene_with(near, far, tilt=tilt, light="daylight", noise=0.0, jpeg=0))
+    top_edge = image[130:136, 145:175].reshape(-1, 3).mean(0)
+    assert top_edge.min() > 150  # white top face, not the red side face
+    assert labels.values.tolist() == [5, 2]
+    assert labels.boxes[1, 3] < labels.boxes[0, 1] + 1  # the top faces' boxes do not overlap

@@ -114,7 +114,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 ## Data used
 - {config['synthetic']} scenes rendered by `scorekeeper.vision.render` (seed {config['seed']}): every die colour and pip
   style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
-  lights, blur, noise, JPEG; 640x480, 800x600 and 1280x720 frames.
+  lights, blur, noise, JPEG; dice apart or touching in groups; 640x480, 800x600 and 1280x720 frames.
 - Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
 - Augmentation: quarter turns, flips, colour channel shuffles, grey, inverted colours, gain,
   contrast, gamma, tint, noise, blur; crops jittered in place and size as the finder's boxes are.
@@ -123,7 +123,8 @@ they blur into the face. The crop classifier also gets the last word on false fi
   {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
 
 ## Metrics per data set
-A found die matches a labelled one at box IoU >= 0.5. Roll exact: share of images whose sorted
+A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the
+byler labels do; the renderer's labels follow them). Roll exact: share of images whose sorted
 values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.
 
 {HEADER}
@@ -131,7 +132,7 @@ values equal the labels'. Right when sure: value accuracy among matched dice not
 
 ## Metrics per renderer condition
 {CONDITION_SCENES} rendered 640x480-class scenes per row (dice at rest, no hands); each group changes one
-condition of the same base scenes.
+condition of the same base scenes ("dice" lays the same dice out apart or touching in groups).
 
 {HEADER}
 {chr(10).join(condition_rows)}

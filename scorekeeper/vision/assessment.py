@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from scorekeeper.vision.dataset import LabelledImage
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.vision.evaluation import Score
-from scorekeeper.vision.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, render
+from scorekeeper.vision.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
 
 CONDITION_SEED = 777_000
 """Seed of the rendered condition sets (never used for training data)."""
@@ -43,11 +43,15 @@ def _variants() -> dict[str, list[tuple[str, Callable[[Scene, np.random.Generato
     def colour(name: str) -> Callable[[Scene, np.random.Generator], Scene]:
         return lambda scene, rng: replace(scene, dice=tuple(replace(d, look=random_look(rng, name)) for d in scene.dice))
 
+    def layout(huddled: bool) -> Callable[[Scene, np.random.Generator], Scene]:
+        return lambda scene, rng: relaid(scene, huddled, rng)
+
     return {
         "colour": [(name, colour(name)) for name in DIE_COLOURS],
         "tilt": [("0-5 deg", tilt(0, 5)), ("5-25 deg", tilt(5, 25)), ("25-45 deg", tilt(25, 45))],
         "blur": [("sharp", blur(0, 0)), ("sigma 0.5-1.5", blur(0.5, 1.5)), ("sigma 1.5-2.5", blur(1.5, 2.5))],
         "light": [(name, light(name)) for name in LIGHTS],
+        "dice": [("apart", layout(False)), ("touching", layout(True))],
     }
 
 

@@ -22,7 +22,7 @@ class Detections:
     """
 
     boxes: NDArray[np.float32]
-    """(n, 4) boxes x0, y0, x1, y1 in pixels of the original frame."""
+    """(n, 4) boxes x0, y0, x1, y1 in pixels of the original frame, each framing a die's top face."""
     values: NDArray[np.int64]
     """(n,) pip values 1-6."""
     confidences: NDArray[np.float32]

@@ -125,7 +125,7 @@ class Scene:
     height: int
     """Image height, px."""
     dice: tuple[DiePose, ...]
-    """The dice, drawn in order (later ones on top)."""
+    """The dice (labels follow this order; the drawing order is the camera's, see ``_drawing_order``)."""
     table: TableLook = field(default_factory=TableLook)
     """The table."""
     tilt: float = 0.0
@@ -261,24 +261,37 @@ def _clutter(img: Float, rng: np.random.Generator) -> None:
 
 @dataclass
 class _Sprite:
-    """One die drawn into its own patch: premultiplied colour, coverage and the patch's origin."""
+    """One die drawn into its own patch: premultiplied colour, coverage, the top face's coverage
+    and the patch's origin."""
 
     colour: Float
     alpha: Float
     x0: int
     y0: int
     shadow: Float
+    face: Float
+
+
+def _focal(scene: Scene) -> float:
+    """The camera's focal length, px: a webcam's field of view of about 60 degrees."""
+    return 0.9 * max(scene.width, scene.height)
+
+
+def _nadir(scene: Scene) -> tuple[float, float]:
+    """Where the point of the table straight under the camera lies in the image (below the frame
+    when the camera tilts)."""
+    tilt = math.radians(float(np.clip(scene.tilt, 0, 60)))
+    return scene.width / 2, scene.height / 2 + _focal(scene) * math.tan(tilt)
 
 
 def _geometry(pose: DiePose, scene: Scene) -> tuple[Float, Float, NDArray[np.float64]]:
     """Top-face outline (image px), the top face's affine map from unit face coords, and the vector
     from the top face down to the base (side faces lie between them)."""
     size = float(pose.size)
-    f = 0.9 * max(scene.width, scene.height)
+    f = _focal(scene)
     cx, cy = scene.width / 2, scene.height / 2
     tilt = math.radians(float(np.clip(scene.tilt, 0, 60)))
-    nadir = np.array([cx, cy + f * math.tan(tilt)])
-    to_nadir = nadir - np.array([pose.x, pose.y])
+    to_nadir = np.array(_nadir(scene)) - np.array([pose.x, pose.y])
     dist = float(np.hypot(*to_nadir))
     direction = to_nadir / dist if dist > 1e-6 else np.array([0.0, 1.0])
     depth = size * min(0.95, math.sin(tilt) + 0.6 * float(np.hypot(pose.x - cx, pose.y - cy)) / f * math.cos(tilt))
@@ -389,6 +402,8 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     else:
         cv2.fillPoly(canvas, [top_poly], tuple(float(v) for v in body))
         cv2.fillPoly(cover, [top_poly], 1.0)
+    face = np.zeros((ph, pw), np.float32)
+    cv2.fillPoly(face, [top_poly], 1.0)
     # soft shading across the top face, brighter towards the light
     yy, xx = np.ogrid[0:ph, 0:pw]
     yy, xx = yy.astype(np.float32), xx.astype(np.float32)
@@ -425,6 +440,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     if ss > 1:
         canvas = _f32(cv2.resize(canvas * cover[..., None], (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
         cover = _f32(cv2.resize(cover, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
+        face = _f32(cv2.resize(face, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
         opaque = _f32(cv2.resize(opaque, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA))
     else:
         canvas = canvas * cover[..., None]
@@ -441,6 +457,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
         kernel /= max(kernel.sum(), 1e-6)
         canvas = _f32(cv2.filter2D(canvas, -1, kernel))
         cover = _f32(cv2.filter2D(cover, -1, kernel))
+        face = _f32(cv2.filter2D(face, -1, kernel))
 
     # Shadow: the base footprint, shifted away from the light and blurred.
     shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
@@ -449,7 +466,7 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     cv2.fillPoly(shadow, [foot], 1.0)
     shadow = _f32(cv2.GaussianBlur(shadow, (0, 0), max(0.8, pose.size * (0.04 if harsh else 0.15))))
     shadow *= 0.6 if harsh else 0.4
-    return _Sprite(canvas.astype(np.float32), cover.astype(np.float32), x0, y0, shadow)
+    return _Sprite(canvas.astype(np.float32), cover.astype(np.float32), x0, y0, shadow, face.astype(np.float32))
 
 
 def _paste(dst: Float, src: Float, x0: int, y0: int) -> tuple[tuple[slice, slice], tuple[slice, slice]] | None:
@@ -484,17 +501,26 @@ def _hand(h: int, w: int, hand: tuple[float, float, float], rng: np.random.Gener
 
 def render(scene: Scene) -> tuple[NDArray[np.uint8], Detections]:
     """BGR uint8 image (height, width, 3) and the exact labels: one box (x0, y0, x1, y1 in image
-    pixels, the die's whole visible outline incl. side faces, clipped to the image) and value per
-    die that is at least partly visible, confidence 1.0. A tumbling die is still labelled, with the
-    value it will land on."""
+    pixels) and value per die whose top face is at least partly visible, confidence 1.0. The box
+    frames the visible part of the top face, the face that is read: side faces of a tilted view lie
+    outside it, as in hand-labelled photos, and the boxes of touching dice do not overlap. A
+    tumbling die is still labelled, with the value it will land on."""
     image, labels, _, _ = render_with_visibility(scene)
     return image, labels
 
 
+def _drawing_order(scene: Scene) -> list[int]:
+    """Indices of ``scene.dice`` in the order they are drawn: resting dice farthest from the point
+    under the camera first, because a die's side faces show on the side towards that point, where
+    a touching neighbour hides them; dice in the air last."""
+    nx, ny = _nadir(scene)
+    return sorted(range(len(scene.dice)), key=lambda i: (scene.dice[i].tumble > 0, -math.hypot(scene.dice[i].x - nx, scene.dice[i].y - ny)))
+
+
 def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections, NDArray[np.float32], NDArray[np.int64]]:
-    """Like ``render``, plus the visible share (0-1) of each labelled die and the index of its
-    pose in ``scene.dice``: training drops dice that are mostly hidden (frame edge, hand, another
-    die) or moving."""
+    """Like ``render``, plus the visible share (0-1) of each labelled die's top face and the index
+    of its pose in ``scene.dice``: training drops dice that are mostly hidden (frame edge, hand,
+    another die) or moving."""
     if scene.width < 8 or scene.height < 8:
         raise ValueError(f"scene must be at least 8x8 px, got {scene.width}x{scene.height}")
     if scene.light not in LIGHTS:
@@ -509,13 +535,14 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
 
     img = _table(scene.table, h, w)
     sprites = [_draw_die(pose, scene, light_dir, harsh, rng) for pose in scene.dice]
+    order = _drawing_order(scene)
     for sprite in sprites:
         if sprite is None:
             continue
         where = _paste(img, sprite.shadow, sprite.x0, sprite.y0)
         if where:
             img[where[0]] *= (1 - sprite.shadow[where[1]])[..., None]
-    for sprite in sprites:
+    for sprite in (sprites[i] for i in order):
         if sprite is None:
             continue
         where = _paste(img, sprite.alpha, sprite.x0, sprite.y0)
@@ -542,16 +569,17 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         glare = _f32(cv2.GaussianBlur(glare, (0, 0), min(h, w) * 0.06))
         img = img + glare[..., None] * 0.35
 
-    # Labels: each die's visible coverage, topmost first (hand, then later dice).
+    # Labels: each die's visible coverage, topmost first (hand, then the dice last drawn).
     boxes, values, visible, index = [], [], [], []
-    for number, pose, sprite in reversed(list(zip(range(len(sprites)), scene.dice, sprites))):
+    for number in reversed(order):
+        pose, sprite = scene.dice[number], sprites[number]
         if sprite is None:
             continue
         where = _paste(covered, sprite.alpha, sprite.x0, sprite.y0)
         if where is None:
             continue
-        own = sprite.alpha[where[1]]
-        seen = own * (1 - covered[where[0]])
+        own, face = sprite.alpha[where[1]], sprite.face[where[1]]
+        seen = face * (1 - covered[where[0]])
         covered[where[0]] = np.maximum(covered[where[0]], own)
         ys, xs = np.nonzero(seen > 0.5)
         if len(xs) == 0:
@@ -559,12 +587,10 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         ox, oy = where[0][1].start, where[0][0].start
         boxes.append([xs.min() + ox + scene.shift[0], ys.min() + oy + scene.shift[1], xs.max() + ox + 1 + scene.shift[0], ys.max() + oy + 1 + scene.shift[1]])
         values.append(pose.value)
-        visible.append(float((seen > 0.5).sum()) / max(1.0, float((sprite.alpha > 0.5).sum())))
+        visible.append(float((seen > 0.5).sum()) / max(1.0, float((sprite.face > 0.5).sum())))
         index.append(number)
-    index.reverse()
-    boxes.reverse()
-    values.reverse()
-    visible.reverse()
+    by_pose = np.argsort(np.array(index, np.int64), kind="stable")
+    boxes, values, visible, index = ([items[i] for i in by_pose] for items in (boxes, values, visible, index))
 
     if scene.shift != (0.0, 0.0):
         m = np.array([[1, 0, scene.shift[0]], [0, 1, scene.shift[1]]], np.float32)
@@ -669,9 +695,97 @@ def random_table(rng: np.random.Generator) -> TableLook:
     return TableLook(kind=kind, color=c1, color2=c2, seed=int(rng.integers(0, 2**31)), clutter=clutter)
 
 
+HUDDLED_SHARE = 0.3
+"""Share of random scenes whose dice lie against each other: a finder that has only seen dice
+apart boxes two touching dice as one, or half of each."""
+
+
+def top_face(x: float, y: float, size: float, angle: float, tilt: float) -> Float:
+    """Corners (4, 2) of a resting die's top face in the image: a square turned by ``angle``
+    degrees, foreshortened along y by the camera's ``tilt``."""
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    linear = np.diag([1.0, math.cos(math.radians(float(np.clip(tilt, 0, 60))))]) @ rot * size
+    square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
+    return (square @ linear.T + np.array([x, y])).astype(np.float32)
+
+
+def faces_overlap(a: Float, b: Float) -> bool:
+    """Whether two convex outlines overlap (separating axis test; touching edges do not count).
+
+    >>> square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    >>> faces_overlap(square, square + 0.5), faces_overlap(square, square + [1.0, 0.0])
+    (True, False)
+    """
+    for poly in (a, b):
+        edges = np.roll(poly, -1, axis=0) - poly
+        for normal in np.stack([-edges[:, 1], edges[:, 0]], 1):
+            pa, pb = a @ normal, b @ normal
+            if pa.max() <= pb.min() + 1e-6 or pb.max() <= pa.min() + 1e-6:
+                return False
+    return True
+
+
+def _touching_spot(
+    placed: list[tuple[float, float, float, float]], size: float, tilt: float, width: int, height: int, rng: np.random.Generator
+) -> tuple[float, float, float] | None:
+    """Centre and angle for a die resting against one already placed (face to face, slightly
+    offset, often turned alike), overlapping none; None when no such spot is found."""
+    for _attempt in range(30):
+        ax, ay, asize, aangle = placed[int(rng.integers(len(placed)))]
+        angle = aangle + float(rng.normal(0, 8)) if rng.random() < 0.6 else float(rng.uniform(0, 360))
+        side = math.radians(aangle + 90 * int(rng.integers(4)))
+        along = (asize + size) / 2 * (1 + float(rng.uniform(0.0, 0.08)))
+        slide = float(rng.uniform(-0.45, 0.45)) * size
+        dx = math.cos(side) * along - math.sin(side) * slide
+        dy = (math.sin(side) * along + math.cos(side) * slide) * math.cos(math.radians(tilt))
+        x, y = ax + dx, ay + dy
+        if not (size * 0.5 <= x <= width - size * 0.5 and size * 0.5 <= y <= height - size * 0.5):
+            continue
+        face = top_face(x, y, size, angle, tilt)
+        if not any(faces_overlap(face, top_face(px, py, ps, pa, tilt)) for px, py, ps, pa in placed):
+            return x, y, angle
+    return None
+
+
+def lay_out(
+    sizes: list[float], tilt: float, width: int, height: int, huddled: bool, rng: np.random.Generator
+) -> list[tuple[int, float, float, float]]:
+    """Resting spots for dice of these sizes: (index, x, y, angle) for each die that found room.
+
+    Apart: centres at least 1.5 sides from each other, a few cut by the frame edge. Huddled: each
+    die after the first lies against one already placed where it can.
+    """
+    placed: list[tuple[float, float, float, float]] = []
+    spots: list[tuple[int, float, float, float]] = []
+    for i, s in enumerate(sizes):
+        spot = _touching_spot(placed, s, tilt, width, height, rng) if huddled and placed else None
+        for _attempt in range(0 if spot else 60):
+            edge = rng.random() < 0.08
+            lo = -0.3 * s if edge else s
+            x = float(rng.uniform(lo, width - lo))
+            y = float(rng.uniform(lo, height - lo))
+            if all(math.hypot(x - px, y - py) > 0.75 * (s + ps) for px, py, ps, _ in placed):
+                spot = (x, y, float(rng.uniform(0, 360)))
+                break
+        if spot is None:
+            continue
+        placed.append((spot[0], spot[1], s, spot[2]))
+        spots.append((i, *spot))
+    return spots
+
+
+def relaid(scene: Scene, huddled: bool, rng: np.random.Generator) -> Scene:
+    """The same dice (looks, values, sizes) laid out afresh, apart or huddled; dice that find no
+    room are left out."""
+    spots = lay_out([d.size for d in scene.dice], scene.tilt, scene.width, scene.height, huddled, rng)
+    return replace(scene, dice=tuple(replace(scene.dice[i], x=x, y=y, angle=angle) for i, x, y, angle in spots))
+
+
 def random_scene(rng: np.random.Generator, width: int = 640, height: int = 480, dice: int | None = None) -> Scene:
-    """A random frame: 1-12 dice (or ``dice``) of one size class, not overlapping (touching is
-    allowed), some cut by the frame edge, on a random table under a random light and tilt."""
+    """A random frame: 1-12 dice (or ``dice``) of one size class, not overlapping, some cut by the
+    frame edge, on a random table under a random light and tilt. In ``HUDDLED_SHARE`` of the
+    frames the dice lie in touching groups, as thrown dice often come to rest."""
     n = int(rng.integers(1, 13)) if dice is None else int(dice)
     scale = min(width, height) / 480
     size = float(np.exp(rng.uniform(math.log(16), math.log(80)))) * max(scale, 0.5)
@@ -679,20 +793,11 @@ def random_scene(rng: np.random.Generator, width: int = 640, height: int = 480, 
     tilt = 0.0 if rng.random() < 0.4 else float(rng.uniform(0, 45))
     same_set = rng.random() < 0.4
     set_look = random_look(rng)
+    huddled = rng.random() < HUDDLED_SHARE
+    sizes = np.clip(size * rng.uniform(0.9, 1.1, n), 15, 150)
     poses: list[DiePose] = []
-    placed: list[tuple[float, float, float]] = []
-    for _ in range(n):
-        s = float(np.clip(size * rng.uniform(0.9, 1.1), 15, 150))
-        for _attempt in range(60):
-            edge = rng.random() < 0.08
-            lo = -0.3 * s if edge else s
-            x = float(rng.uniform(lo, width - lo))
-            y = float(rng.uniform(lo, height - lo))
-            if all(math.hypot(x - px, y - py) > 0.75 * (s + ps) for px, py, ps in placed):
-                break
-        else:
-            continue
-        placed.append((x, y, s))
+    for i, x, y, angle in lay_out([float(v) for v in sizes], tilt, width, height, huddled, rng):
+        s = float(sizes[i])
         tumbling = rng.random() < 0.06
         motion = (float(rng.normal(0, s * 0.3)), float(rng.normal(0, s * 0.3))) if tumbling or rng.random() < 0.05 else (0.0, 0.0)
         poses.append(
@@ -700,7 +805,7 @@ def random_scene(rng: np.random.Generator, width: int = 640, height: int = 480, 
                 x=x,
                 y=y,
                 size=s,
-                angle=float(rng.uniform(0, 360)),
+                angle=angle,
                 value=int(rng.integers(1, 7)),
                 look=set_look if same_set else random_look(rng),
                 motion=motion,

@@ -19,9 +19,14 @@ SAMPLES_SEED = 20_261_130
 """Seed of the sample scenes (never used for training data)."""
 
 
+def _in_view(scene: Scene) -> bool:
+    visible = render_with_visibility(scene)[2]
+    return len(visible) == 1 and float(visible[0]) > 0.97
+
+
 def sample_scenes(count: int = 36, seed: int = SAMPLES_SEED) -> list[Scene]:
-    """Settled rolls: every die at rest and wholly in view, 18 px or bigger; lights, tilts and
-    frame sizes taken in turn so each appears."""
+    """Settled rolls: every die at rest, 18 px or bigger and cut by neither the frame edge nor a
+    hand; lights, tilts and frame sizes taken in turn so each appears."""
     rng = np.random.default_rng(seed)
     scenes = []
     for i in range(count):
@@ -29,9 +34,9 @@ def sample_scenes(count: int = 36, seed: int = SAMPLES_SEED) -> list[Scene]:
         scene = random_scene(rng, width, height, dice=int(rng.integers(1, 9)))
         dice = tuple(replace(d, motion=(0.0, 0.0), tumble=0.0, size=max(d.size, 18.0)) for d in scene.dice)
         scene = replace(scene, dice=dice, light=LIGHTS[i % len(LIGHTS)], tilt=float(i % 5) * 9.0)
-        _, labels, visible, index = render_with_visibility(scene)
-        whole = {int(j) for j, v in zip(index, visible) if v > 0.97}
-        scene = replace(scene, dice=tuple(d for j, d in enumerate(scene.dice) if j in whole))
+        # a die counts as in view when neither the frame edge nor a hand cuts it; a touching
+        # neighbour hiding its side face is part of a settled roll
+        scene = replace(scene, dice=tuple(d for d in scene.dice if _in_view(replace(scene, dice=(d,)))))
         scenes.append(scene)
     return scenes
 
