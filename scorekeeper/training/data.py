@@ -57,8 +57,27 @@ def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: fl
     return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).astype(np.float32)
 
 
+def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> NDArray[np.bool_]:
+    """Which boxes have their centre outside every labelled top face: a crop there shows a side
+    face, the strip between touching dice or the table, never a die to read, however much it
+    overlaps one.
+
+    >>> off_every_face(np.array([[0, 0, 10, 10], [8, 0, 18, 10]], np.float32), np.array([[0, 0, 10, 10]], np.float32)).tolist()
+    [False, True]
+    """
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    labels = np.asarray(labels, np.float32).reshape(-1, 4)
+    cx, cy = ((boxes[:, 0] + boxes[:, 2]) / 2)[:, None], ((boxes[:, 1] + boxes[:, 3]) / 2)[:, None]
+    inside = (labels[:, 0] <= cx) & (cx <= labels[:, 2]) & (labels[:, 1] <= cy) & (cy <= labels[:, 3])
+    result: NDArray[np.bool_] = ~inside.any(1)
+    return result
+
+
 def negative_boxes(labels: NDArray[np.float32], hw: tuple[int, int], rng: np.random.Generator, count: int) -> NDArray[np.float32]:
-    """Boxes the size of the dice that overlap none of them much: table, clutter, hands, die edges."""
+    """Boxes the size of the dice that frame none of them: table, clutter, hands, and next to a die
+    its side face, half of it or the gap between touching dice. A box overlapping a die by less than
+    IoU 0.5 counts when its centre is off every top face: those are the side faces the finder
+    proposes on tilted views, and the pip reader must learn to refuse them."""
     h, w = hw
     sides = (labels[:, 2:] - labels[:, :2]).max(1) if len(labels) else np.array([40.0])
     out: list[NDArray[np.float32]] = []
@@ -66,17 +85,16 @@ def negative_boxes(labels: NDArray[np.float32], hw: tuple[int, int], rng: np.ran
         if len(out) >= count:
             break
         side = float(rng.choice(sides)) * math.exp(rng.normal(0, 0.3))
-        if len(labels) and rng.random() < 0.4:
-            # next to a die: half a die, a die's side face, the gap between touching dice
+        if len(labels) and rng.random() < 0.5:
             anchor = labels[rng.integers(len(labels))]
-            cx = (anchor[0] + anchor[2]) / 2 + rng.choice([-1, 1]) * rng.uniform(0.55, 0.9) * side
+            cx = (anchor[0] + anchor[2]) / 2 + rng.choice([-1, 1]) * rng.uniform(0.5, 0.9) * side
             cy = (anchor[1] + anchor[3]) / 2 + rng.uniform(-0.5, 0.5) * side
             if rng.random() < 0.5:
                 cx, cy = cy - (anchor[1] + anchor[3]) / 2 + (anchor[0] + anchor[2]) / 2, cx - (anchor[0] + anchor[2]) / 2 + (anchor[1] + anchor[3]) / 2
         else:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
         box = np.array([[cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2]], np.float32)
-        if len(labels) and box_iou(box, labels).max() > 0.15:
+        if len(labels) and (box_iou(box, labels).max() >= 0.5 or not off_every_face(box, labels)[0]):
             continue
         out.append(box[0])
     return np.array(out, np.float32).reshape(-1, 4)

@@ -21,7 +21,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from scorekeeper.training.data import Samples, photo_samples, synthetic_samples
+from scorekeeper.training.data import Samples, off_every_face, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
@@ -226,8 +226,8 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
 
 def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
     """Crops at the trained finder's own boxes (at a low threshold): its false finds become "not a
-    die" (the tray's holes, clutter, side faces), its hits keep their label. The pip reader then
-    learns on the boxes it will really be given."""
+    die" (the tray's holes, clutter, and side faces: boxes centred off every top face), its hits
+    keep their label. The pip reader then learns on the boxes it will really be given."""
     out = Samples()
 
     def harvest(frame: NDArray[np.uint8], labels: Detections, usable: NDArray[np.bool_], repeat: int) -> None:
@@ -244,7 +244,8 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         else:
             best, which = np.zeros(len(boxes), np.float32), np.zeros(len(boxes), np.int64)
         hit = (best >= 0.5) & (usable[which] if len(labels) else False)
-        miss = best < 0.2
+        # a box centred off every top face is a side face or a gap whatever it overlaps
+        miss = (best < 0.2) | ((best < 0.5) & off_every_face(boxes, labels.boxes))
         keep = hit | miss
         if not keep.any():
             return
