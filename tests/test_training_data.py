@@ -1,0 +1,39 @@
+"""Training data without torch: the "not a die" crops the pip reader learns to refuse."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorekeeper.training.data import negative_boxes, off_every_face
+from scorekeeper.vision.processing import box_iou
+from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
+
+WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
+
+
+def test_a_box_is_off_the_faces_when_its_centre_is_outside_every_label() -> None:
+    faces = np.array([[0, 0, 10, 10], [10, 0, 20, 10]], np.float32)
+    boxes = np.array([[2, 2, 12, 12], [15, 2, 25, 12], [18, 8, 28, 18], [-8, 0, 2, 10]], np.float32)
+    assert off_every_face(boxes, faces).tolist() == [False, False, True, True]
+    assert off_every_face(boxes, np.zeros((0, 4), np.float32)).all()
+
+
+def test_negatives_never_frame_a_die_and_include_its_side_faces() -> None:
+    # a steeply tilted camera: every die shows a side face below its top face
+    dice = tuple(DiePose(x=x, y=120, size=40, angle=10, value=5, look=WHITE) for x in (70, 160, 250))
+    scene = Scene(width=320, height=240, dice=dice, table=TableLook(kind="felt", seed=3), seed=5, tilt=40.0)
+    _, labels, _, _ = render_with_visibility(scene)
+    rng = np.random.default_rng(0)
+    boxes = np.concatenate([negative_boxes(labels.boxes, (240, 320), rng, 16) for _ in range(20)])
+    overlap = box_iou(boxes, labels.boxes).max(1)
+    assert len(boxes) >= 300
+    assert (overlap < 0.5).all() and off_every_face(boxes, labels.boxes).all()
+    # side faces and strips between dice overlap a die more than the old limit (IoU 0.15), yet are refused
+    assert (overlap > 0.15).sum() >= 0.05 * len(boxes)
+
+
+def test_negatives_on_an_empty_table_are_die_sized_boxes_inside_the_frame() -> None:
+    boxes = negative_boxes(np.zeros((0, 4), np.float32), (480, 640), np.random.default_rng(1), 50)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    assert len(boxes) == 50
+    assert ((centres >= 0) & (centres <= [640, 480])).all()
