@@ -17,6 +17,10 @@ from scorekeeper.vision.render import random_scene, render_with_visibility
 SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
 """Frame sizes rendered, drawn uniformly (webcams are mostly 640x480)."""
 
+UPRIGHT_TILT = 20.0
+"""Camera tilt, degrees, from which the point under the camera lies below the frame: every die's
+side faces then show below its top face, as in any upright webcam's picture of the table."""
+
 
 @dataclass
 class Samples:
@@ -34,6 +38,9 @@ class Samples:
     """(k,) class per crop."""
     real: list[bool] = field(default_factory=list)
     """Per frame: a real photo (True) or rendered."""
+    upright: list[bool] = field(default_factory=list)
+    """Per frame: a tilted view whose up and down must be kept (mirrored, never turned), so the
+    finder learns that the face above another of the same die is its top face."""
 
     def extend(self, other: Samples) -> None:
         self.images += other.images
@@ -42,6 +49,7 @@ class Samples:
         self.crops += other.crops
         self.classes += other.classes
         self.real += other.real
+        self.upright += other.upright
 
 
 def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: float = 0.07, scale: float = 0.1) -> NDArray[np.float32]:
@@ -107,6 +115,7 @@ def frame_samples(
     rng: np.random.Generator,
     crops_per_die: int,
     negatives: int,
+    upright: bool = False,
 ) -> Samples:
     """One frame's finder sample (scaled down as the reader does) and its crops.
 
@@ -119,6 +128,7 @@ def frame_samples(
     out = Samples()
     out.images.append(small)
     out.real.append(False)
+    out.upright.append(upright)
     out.boxes.append(labels.boxes[usable] * s)
     out.ignore.append(labels.boxes[~usable] * s)
     good = labels.boxes[usable]
@@ -141,7 +151,7 @@ def synthetic_samples(seed: int) -> Samples:
     frame, labels, visible, index = render_with_visibility(scene)
     moving = np.array([scene.dice[i].moving for i in index], bool)
     usable = (visible > 0.6) & ~moving
-    return frame_samples(frame, labels, usable, rng, crops_per_die=2, negatives=3)
+    return frame_samples(frame, labels, usable, rng, crops_per_die=2, negatives=3, upright=scene.tilt >= UPRIGHT_TILT)
 
 
 def photo_samples(frame: NDArray[np.uint8], labels: Detections, seed: int, crops_per_die: int = 12) -> Samples:

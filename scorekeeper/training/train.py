@@ -121,8 +121,9 @@ def _finder_batch(samples: Samples, indices: NDArray[np.int64], crop: int, rng: 
         images[k, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1] / 255.0
         boxes -= np.array([x0, y0, x0, y0], np.float32)
         ignore -= np.array([x0, y0, x0, y0], np.float32)
-        # flips and quarter turns: dice look the same every way up
-        turn = int(rng.integers(4))
+        # flips and quarter turns: dice look the same every way up, except that a tilted camera
+        # sees each die's side faces below its top face
+        turn = 0 if samples.upright[i] else int(rng.integers(4))
         flip = bool(rng.integers(2))
         images[k] = _orient(images[k], turn, flip)
         boxes, ignore = _orient_boxes(boxes, crop, turn, flip), _orient_boxes(ignore, crop, turn, flip)
