@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scorekeeper.training.data import UPRIGHT_TILT
 from scorekeeper.vision.assessment import latency_frames, median_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
@@ -116,8 +117,12 @@ they blur into the face. The crop classifier also gets the last word on false fi
   style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
   lights, blur, noise, JPEG; dice apart or touching in groups; 640x480, 800x600 and 1280x720 frames.
 - Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
-- Augmentation: quarter turns, flips, colour channel shuffles, grey, inverted colours, gain,
-  contrast, gamma, tint, noise, blur; crops jittered in place and size as the finder's boxes are.
+- Augmentation: quarter turns (for the finder, not on rendered views tilted {UPRIGHT_TILT:.0f} degrees or more,
+  whose side faces must stay below the top face), flips, colour channel shuffles, grey, inverted
+  colours, gain, contrast, gamma, tint, noise, blur; crops jittered in place and size as the
+  finder's boxes are.
+- "Not a die" crops: table, clutter and hands, and crops centred off every top face (side faces,
+  the strip between touching dice) however much they overlap a die; the finder's own false finds.
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
   (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads; {minutes:.1f} min on
   {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
