@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from pipeline_films import FakeCapture
-from scorekeeper.pipeline.demo import DemoTable
+from scorekeeper.pipeline.demo import Choreography, DemoTable
 from scorekeeper.pipeline.settling import SettleParams
 from scorekeeper.pipeline.sources import (
     CameraLost,
@@ -24,6 +24,7 @@ from scorekeeper.pipeline.sources import (
 )
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.render import faces_overlap, top_face
 
 
 @pytest.mark.parametrize(
@@ -138,6 +139,20 @@ def test_the_demo_table_throws_settles_clears_and_throws_again() -> None:
     assert table.rolls == 3
     assert [event.kind.value for event in events] == ["moving", "settled", "moving", "cleared"] * 2 + ["moving"]
     assert [len(event.dice) for event in events if event.kind.value == "settled"] == [3, 6]
+
+
+def test_thrown_dice_come_to_rest_apart_or_against_each_other_never_inside() -> None:
+    touching = 0
+    for seed in range(20):
+        film = Choreography(640, 480, seed=seed)
+        film.throw([1, 2, 3, 4, 5, 6], frames=12)
+        faces = [top_face(d.x, d.y, d.size, d.angle, 0.0) for d in film.dice]
+        assert not any(faces_overlap(faces[i], faces[j]) for i in range(6) for j in range(i))
+        assert all(0 < d.x < 640 and 0 < d.y < 480 for d in film.dice)
+        size = film.dice[0].size
+        touching += sum(np.hypot(a.x - b.x, a.y - b.y) < 1.5 * size for i, a in enumerate(film.dice) for b in film.dice[:i])
+    # real throws often end with dice against each other; the demo shows that too
+    assert touching >= 10
 
 
 @pytest.mark.parametrize("count", [1, 3, 6])

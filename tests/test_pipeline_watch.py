@@ -262,7 +262,8 @@ def test_unchanged_frames_after_a_roll_skip_the_reader_and_change_no_event(tmp_p
     skipping, read_some = watch(reuse=15)
     assert read_all == len(film.scenes) and read_some < 0.6 * read_all
     assert skipping == every
-    assert [kind for kind, _, _ in every] == ["moving", "settled", "moving", "cleared"]
+    # the bump moves every die alike: a camera shift, not a moving roll
+    assert [kind for kind, _, _ in every] == ["moving", "settled", "cleared"]
 
 
 def test_a_die_the_reader_cannot_see_in_flight_still_holds_the_roll_back(tmp_path: Path) -> None:

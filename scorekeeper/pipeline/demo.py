@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.pipeline.sources import BaseSource, Frame
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render
+from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render, touching_spot
 
 
 DEMO_LOOKS = (
@@ -40,6 +40,9 @@ DEMO_LOOKS = (
     DieLook(body=(35, 35, 35), pips=(235, 235, 235), corner=0.15),
 )
 """Dice that stand out on the demo's green felt."""
+
+TOUCHING = 0.3
+"""Chance that a thrown die comes to rest against one already lying there, as real dice often do."""
 
 
 @functools.lru_cache(maxsize=4)
@@ -99,31 +102,39 @@ class Choreography:
             )
         )
 
-    def _free_spot(self, taken: list[tuple[float, float]], margin: float) -> tuple[float, float]:
+    def _landing(self, taken: list[tuple[float, float, float, float]], margin: float) -> tuple[float, float, float]:
+        """Where a thrown die comes to rest (x, y, angle): now and then against a die already
+        there, else apart from them all."""
         s = self.size
+        if taken and self.rng.random() < TOUCHING:
+            spot = touching_spot(taken, s, 0.0, self.width, self.height, self.rng)
+            if spot is not None:
+                return spot
         for _ in range(200):
             x = float(self.rng.uniform(margin, self.width - margin))
             y = float(self.rng.uniform(margin, self.height - margin))
-            if all(math.hypot(x - tx, y - ty) > 1.9 * s for tx, ty in taken):
-                return x, y
+            if all(math.hypot(x - tx, y - ty) > 1.9 * s for tx, ty, _, _ in taken):
+                return x, y, float(self.rng.uniform(0, 360))
         raise ValueError(f"no room for another die of {s:.0f} px on a {self.width}x{self.height} table")
 
     def throw(self, values: Sequence[int], frames: int = 24, spots: Sequence[tuple[float, float]] | None = None) -> None:
         """Throw dice in from the bottom edge: they fly tumbling and blurred, slow down, and land
-        (each at its own moment within ``frames``) showing ``values``, at ``spots`` or free places."""
+        (each at its own moment within ``frames``) showing ``values``, at ``spots`` or free places,
+        some against a die already lying there."""
         s = self.size
-        taken = [(d.x, d.y) for d in self.dice]
-        targets: list[tuple[float, float]] = []
+        taken = [(d.x, d.y, d.size, d.angle) for d in self.dice]
+        targets: list[tuple[float, float, float]] = []
         for i in range(len(values)):
-            spot = spots[i] if spots is not None else self._free_spot(taken, 1.2 * s)
+            spot = (*spots[i], float(self.rng.uniform(0, 360))) if spots is not None else self._landing(taken, 1.2 * s)
             targets.append(spot)
-            taken.append(spot)
+            taken.append((spot[0], spot[1], s, spot[2]))
         flights = []
-        for (x, y), value in zip(targets, values):
+        for (x, y, rest_angle), value in zip(targets, values):
             land = int(frames * self.rng.uniform(0.6, 1.0))
             start = (x + float(self.rng.uniform(-0.3, 0.3)) * self.width, self.height + s * float(self.rng.uniform(1, 3)))
             faces = [int(v) for v in self.rng.integers(1, 7, size=land // 3 + 1)]
-            flights.append((start, (x, y), land, faces, int(value), float(self.rng.uniform(0, 90)), float(self.rng.uniform(200, 700))))
+            spin = float(self.rng.uniform(200, 700))
+            flights.append((start, (x, y), land, faces, int(value), rest_angle - spin, spin))
         resting = list(self.dice)
         for f in range(frames):
             poses = list(resting)

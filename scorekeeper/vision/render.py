@@ -726,7 +726,7 @@ def faces_overlap(a: Float, b: Float) -> bool:
     return True
 
 
-def _touching_spot(
+def touching_spot(
     placed: list[tuple[float, float, float, float]], size: float, tilt: float, width: int, height: int, rng: np.random.Generator
 ) -> tuple[float, float, float] | None:
     """Centre and angle for a die resting against one already placed (face to face, slightly
@@ -759,7 +759,7 @@ def lay_out(
     placed: list[tuple[float, float, float, float]] = []
     spots: list[tuple[int, float, float, float]] = []
     for i, s in enumerate(sizes):
-        spot = _touching_spot(placed, s, tilt, width, height, rng) if huddled and placed else None
+        spot = touching_spot(placed, s, tilt, width, height, rng) if huddled and placed else None
         for _attempt in range(0 if spot else 60):
             edge = rng.random() < 0.08
             lo = -0.3 * s if edge else s
