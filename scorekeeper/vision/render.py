@@ -570,7 +570,10 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         img = img + glare[..., None] * 0.35
 
     # Labels: each die's visible coverage, topmost first (hand, then the dice last drawn).
-    boxes, values, visible, index = [], [], [], []
+    boxes: list[list[float]] = []
+    values: list[int] = []
+    visible: list[float] = []
+    index: list[int] = []
     for number in reversed(order):
         pose, sprite = scene.dice[number], sprites[number]
         if sprite is None:
@@ -585,12 +588,12 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         if len(xs) == 0:
             continue
         ox, oy = where[0][1].start, where[0][0].start
-        boxes.append([xs.min() + ox + scene.shift[0], ys.min() + oy + scene.shift[1], xs.max() + ox + 1 + scene.shift[0], ys.max() + oy + 1 + scene.shift[1]])
+        boxes.append([float(xs.min() + ox + scene.shift[0]), float(ys.min() + oy + scene.shift[1]), float(xs.max() + ox + 1 + scene.shift[0]), float(ys.max() + oy + 1 + scene.shift[1])])
         values.append(pose.value)
         visible.append(float((seen > 0.5).sum()) / max(1.0, float((sprite.face > 0.5).sum())))
         index.append(number)
     by_pose = np.argsort(np.array(index, np.int64), kind="stable")
-    boxes, values, visible, index = ([items[i] for i in by_pose] for items in (boxes, values, visible, index))
+    boxes, values, visible, index = [boxes[i] for i in by_pose], [values[i] for i in by_pose], [visible[i] for i in by_pose], [index[i] for i in by_pose]
 
     if scene.shift != (0.0, 0.0):
         m = np.array([[1, 0, scene.shift[0]], [0, 1, scene.shift[1]]], np.float32)
@@ -707,7 +710,8 @@ def top_face(x: float, y: float, size: float, angle: float, tilt: float) -> Floa
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     linear = np.diag([1.0, math.cos(math.radians(float(np.clip(tilt, 0, 60))))]) @ rot * size
     square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    return (square @ linear.T + np.array([x, y])).astype(np.float32)
+    corners: Float = (square @ linear.T + np.array([x, y])).astype(np.float32)
+    return corners
 
 
 def faces_overlap(a: Float, b: Float) -> bool:
