@@ -141,6 +141,19 @@ def test_the_demo_table_throws_settles_clears_and_throws_again() -> None:
     assert [len(event.dice) for event in events if event.kind.value == "settled"] == [3, 6]
 
 
+def test_the_demo_table_opens_empty_so_a_game_started_after_it_opens_gets_its_first_throw() -> None:
+    with DemoTable(160, 120, seed=5, realtime=False) as table:
+        first = table.read()
+        assert first is not None and first.truth is not None and len(first.truth) == 0
+        table.next_count = 6  # the window starts its game once the camera is open
+        counts = []
+        for _ in range(60):
+            frame = table.read()
+            assert frame is not None and frame.truth is not None
+            counts.append(len(frame.truth))
+    assert max(counts) == 6
+
+
 def test_thrown_dice_come_to_rest_apart_or_against_each_other_never_inside() -> None:
     touching = 0
     for seed in range(20):

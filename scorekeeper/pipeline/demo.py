@@ -41,6 +41,9 @@ DEMO_LOOKS = (
 )
 """Dice that stand out on the demo's green felt."""
 
+OPENING_FRAMES = 15
+"""Frames of empty table before the demo's first throw (half a second)."""
+
 TOUCHING = 0.3
 """Chance that a thrown die comes to rest against one already lying there, as real dice often do."""
 
@@ -281,7 +284,10 @@ class DemoTable(BaseSource):
         """How many dice the next throw holds (the window sets the player's dice left, so the
         demo plays real turns); None throws a random handful. One assignment, safe across threads."""
         self._film = Choreography(width, height, seed=seed)
-        self._queue: deque[Scene] = deque()
+        # The table opens empty for a moment: the window starts its game meanwhile, so even the
+        # first throw holds the player's dice.
+        self._film.empty(OPENING_FRAMES)
+        self._queue: deque[Scene] = deque(self._film.drain())
 
     def _next_roll(self) -> None:
         rng = np.random.default_rng([self.seed, self.rolls])

@@ -10,7 +10,7 @@ prints the events; the window's worker thread iterates it and emits signals. Eit
 ...     def read(self, frame): return watcher.latest_frame.truth
 >>> with DemoTable(320, 240, seed=2, realtime=False) as table:
 ...     watcher = Watcher(table, Truth(), settle=SettleParams(settle_frames=6))
-...     events = list(watcher.events(max_frames=70))
+...     events = list(watcher.events(max_frames=85))
 >>> [(str(event.kind), event.roll()) for event in events if event.kind is EventKind.SETTLED]
 [('settled', [1, 2]), ('settled', [2, 3])]
 """
