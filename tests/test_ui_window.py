@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImage
@@ -17,6 +18,7 @@ from scorekeeper.game import Game
 from scorekeeper.game.journal import Journal, new_journal_path, read_journal
 from scorekeeper.pipeline.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
+from scorekeeper.ui.camera_pane import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from tests.ui_fakes import LabelReader, ScriptedTable
@@ -274,3 +276,10 @@ def test_the_coach_highlight_follows_each_roll_and_goes_with_the_coach(qtbot: Qt
     window.coach_hint.set_coaching(False)
     assert advised() == []
     window.close()
+
+
+def test_the_live_picture_colours_the_best_keep_and_survives_more_dice_than_a_roll() -> None:
+    state = Game.new(load_rules("retail"), ["Ann"]).state
+    assert scoring_mask(state, np.array([1, 3, 5, 2, 2, 6])).tolist() == [True, False, True, False, False, False]
+    # seven dice in view (a spare die, a tumbling die read twice): nothing to colour, no error
+    assert scoring_mask(state, np.array([4, 2, 6, 4, 2, 1, 6])).tolist() == [False] * 7

@@ -25,7 +25,7 @@ from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfil
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.pipeline.sources import Frame
 from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.rules import Dice, GameKind, score_roll
+from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
 from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.corrections import save_correction
@@ -46,7 +46,12 @@ def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[
     mask = np.zeros(len(values), bool)
     if state is None or not len(values):
         return mask
-    best = score_roll(state.rules, Dice(int(v) for v in values)).best
+    try:
+        best = score_roll(state.rules, Dice(int(v) for v in values)).best
+    except IllegalRoll:
+        # more dice in view than a roll holds (a spare die, a die read twice while it tumbles):
+        # the settled roll gets the game's message; the live picture just goes uncoloured
+        return mask
     if best is None:
         return mask
     wanted = list(best.keep.values)
