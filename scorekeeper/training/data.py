@@ -17,9 +17,10 @@ from scorekeeper.vision.render import random_scene, render_with_visibility
 SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
 """Frame sizes rendered, drawn uniformly (webcams are mostly 640x480)."""
 
-UPRIGHT_TILT = 20.0
-"""Camera tilt, degrees, from which the point under the camera lies below the frame: every die's
-side faces then show below its top face, as in any upright webcam's picture of the table."""
+UPRIGHT_TILT = 10.0
+"""Camera tilt, degrees, from which the point under the camera lies in the frame's lower part or
+below it: a die's side faces then show below its top face (but for dice near that point, whose
+side faces hardly show), as in any upright webcam's picture of the table."""
 
 
 @dataclass

@@ -62,6 +62,9 @@ class TrainConfig:
     """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
     mined_photo_weight: int = 4
     """How many times crops at the finder's boxes on real photos are repeated."""
+    mined_side_weight: int = 3
+    """How many times the finder's finds beside a top face (side faces, gaps between touching
+    dice) are repeated as "not a die": the reader must refuse them however much they look like a face."""
     finder_threshold: float = 0.3
     """Written to the manifest: heatmap peaks at least this high are candidate dice."""
     unsure_below: float = 0.85
@@ -255,6 +258,11 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         for _ in range(repeat):
             out.crops.append(crops)
             out.classes.append(classes.astype(np.int64))
+        # finds beside a top face, on a side face or between dice: the costly false dice of tilted views
+        beside = (miss & (best > 0) & off_every_face(boxes, labels.boxes))[keep]
+        for _ in range(repeat * (config.mined_side_weight - 1) if beside.any() else 0):
+            out.crops.append(crops[beside])
+            out.classes.append(np.zeros(int(beside.sum()), np.int64))
 
     for folder in photo_folders:
         items = load_dataset(folder, split="train") if (folder / "split.csv").exists() else load_dataset(folder)
