@@ -159,7 +159,7 @@ def test_thrown_dice_come_to_rest_apart_or_against_each_other_never_inside() -> 
     for seed in range(20):
         film = Choreography(640, 480, seed=seed)
         film.throw([1, 2, 3, 4, 5, 6], frames=12)
-        faces = [top_face(d.x, d.y, d.size, d.angle, 0.0) for d in film.dice]
+        faces = [top_face(d.x, d.y, d.size, d.angle, 0.0, 640, 480) for d in film.dice]
         assert not any(faces_overlap(faces[i], faces[j]) for i in range(6) for j in range(i))
         assert all(0 < d.x < 640 and 0 < d.y < 480 for d in film.dice)
         size = film.dice[0].size

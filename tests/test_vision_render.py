@@ -24,6 +24,7 @@ from scorekeeper.vision.render import (
     render,
     render_with_visibility,
     top_face,
+    view_at,
 )
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
@@ -171,7 +172,7 @@ def test_some_random_scenes_have_touching_dice_and_no_scene_has_overlapping_ones
     touching = [s for s in scenes if len(s.dice) > 1 and min(_nearest_gap(s)) < 1.2]
     assert 0.15 * len(scenes) < len(touching) < 0.5 * len(scenes)
     for scene in scenes:
-        faces = [top_face(d.x, d.y, d.size, d.angle, scene.tilt) for d in scene.dice]
+        faces = [top_face(d.x, d.y, d.size, d.angle, scene.tilt, scene.width, scene.height) for d in scene.dice]
         assert not any(faces_overlap(a, b) for i, a in enumerate(faces) for b in faces[i + 1 :])
 
 
@@ -187,10 +188,29 @@ def test_a_die_nearer_the_point_under_the_camera_hides_its_neighbours_side_face(
     red = DieLook(body=(40, 40, 200), pips=(240, 240, 240), corner=0.1)
     tilt = 40.0
     near = die(160, 150, 5, size=50, angle=0)
-    far = die(160, 150 - 50 * np.cos(np.radians(tilt)) * 1.02, 2, size=50, angle=0, look=red)
+    # the faces are foreshortened by the view's cosine halfway between the two centres
+    far = die(160, 150 - 50 * view_at(160, 130, 320, 240, tilt)[0] * 1.02, 2, size=50, angle=0, look=red)
     # listed last, the far red die would once have been painted over the white one
     image, labels = render(scene_with(near, far, tilt=tilt, light="daylight", noise=0.0, jpeg=0))
     top_edge = image[130:136, 145:175].reshape(-1, 3).mean(0)
     assert top_edge.min() > 150  # white top face, not the red side face
     assert labels.values.tolist() == [5, 2]
     assert labels.boxes[1, 3] < labels.boxes[0, 1] + 1  # the top faces' boxes do not overlap
+
+
+def _side_depth_and_face_height(y: float, tilt: float) -> tuple[int, float]:
+    """Rows of a lone white die's picture below its top face's box, and that box's height."""
+    scene = scene_with(die(160, y, 5, size=40, angle=0), tilt=tilt, light="daylight", noise=0.0, jpeg=0, table=TableLook(kind="felt", color=(40, 60, 30), seed=3))
+    image, labels = render(scene)
+    rows = np.nonzero((image[:, 130:190].min(axis=2) > 90).any(axis=1))[0]
+    box = labels.boxes[0]
+    return int(rows.max() + 1 - box[3]), float(box[3] - box[1])
+
+
+def test_a_tilted_camera_sees_dice_at_the_top_of_its_picture_from_the_side_and_at_the_bottom_from_above() -> None:
+    far_side, far_face = _side_depth_and_face_height(45, 40.0)
+    near_side, near_face = _side_depth_and_face_height(200, 40.0)
+    assert far_side > 1.8 * near_side > 0
+    assert far_face < 0.85 * near_face
+    # looking straight down, a die under the camera shows no side at all
+    assert _side_depth_and_face_height(120, 0.0)[0] <= 1

@@ -272,32 +272,57 @@ class _Sprite:
     face: Float
 
 
-def _focal(scene: Scene) -> float:
+def _focal(width: int, height: int) -> float:
     """The camera's focal length, px: a webcam's field of view of about 60 degrees."""
-    return 0.9 * max(scene.width, scene.height)
+    return 0.9 * max(width, height)
 
 
-def _nadir(scene: Scene) -> tuple[float, float]:
+def _nadir(width: int, height: int, tilt: float) -> tuple[float, float]:
     """Where the point of the table straight under the camera lies in the image (below the frame
     when the camera tilts)."""
-    tilt = math.radians(float(np.clip(scene.tilt, 0, 60)))
-    return scene.width / 2, scene.height / 2 + _focal(scene) * math.tan(tilt)
+    return width / 2, height / 2 + _focal(width, height) * math.tan(math.radians(float(np.clip(tilt, 0, 60))))
+
+
+def view_at(x: float, y: float, width: int, height: int, tilt: float) -> tuple[float, NDArray[np.float64]]:
+    """How the camera sees a die resting at image point (x, y): the cosine of the angle between its
+    ray to the die and the vertical, and the unit image direction from the die towards the point
+    under the camera. A die's side faces show on that side, as deep as the sine of that angle, and
+    its top face is foreshortened along that direction by the cosine: a camera tilted forward sees
+    dice at the top of its picture steeply from the side, dice at the bottom almost from above.
+
+    >>> cos, towards = view_at(320, 240, 640, 480, 0.0)
+    >>> round(cos, 3), towards.tolist()
+    (1.0, [0.0, 1.0])
+    >>> [round(view_at(320, y, 640, 480, 45.0)[0], 2) for y in (0, 240, 480)]
+    [0.38, 0.71, 0.92]
+    """
+    t = math.radians(float(np.clip(tilt, 0, 60)))
+    ray = np.array([x - width / 2, y - height / 2, _focal(width, height)])
+    cos = float(np.dot(ray, [0.0, math.sin(t), math.cos(t)]) / np.linalg.norm(ray))
+    to_nadir = np.array(_nadir(width, height, tilt)) - np.array([x, y])
+    dist = float(np.hypot(*to_nadir))
+    towards = to_nadir / dist if dist > 1e-6 else np.array([0.0, 1.0])
+    return float(np.clip(cos, 0.05, 1.0)), towards
+
+
+def _face_map(size: float, angle: float, axis: NDArray[np.float64], squash: float) -> NDArray[np.float64]:
+    """The top face's linear map from unit face coords to image px: turned by ``angle`` degrees,
+    then foreshortened by ``squash`` along ``axis``."""
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    ax = axis.reshape(2, 1)
+    compress = np.eye(2) - (1 - squash) * (ax @ ax.T)
+    result: NDArray[np.float64] = compress @ rot * size
+    return result
 
 
 def _geometry(pose: DiePose, scene: Scene) -> tuple[Float, Float, NDArray[np.float64]]:
     """Top-face outline (image px), the top face's affine map from unit face coords, and the vector
     from the top face down to the base (side faces lie between them)."""
     size = float(pose.size)
-    f = _focal(scene)
-    cx, cy = scene.width / 2, scene.height / 2
-    tilt = math.radians(float(np.clip(scene.tilt, 0, 60)))
-    to_nadir = np.array(_nadir(scene)) - np.array([pose.x, pose.y])
-    dist = float(np.hypot(*to_nadir))
-    direction = to_nadir / dist if dist > 1e-6 else np.array([0.0, 1.0])
-    depth = size * min(0.95, math.sin(tilt) + 0.6 * float(np.hypot(pose.x - cx, pose.y - cy)) / f * math.cos(tilt))
-    drop = direction * depth
-    squash_axis = np.array([0.0, 1.0])
-    squash = math.cos(tilt)
+    cos, towards = view_at(pose.x, pose.y, scene.width, scene.height, scene.tilt)
+    drop = towards * size * min(0.95, math.sqrt(1 - cos * cos))
+    squash_axis, squash = towards, cos
     if pose.tumble > 0:
         # A die mid-roll: tipped about one edge, one side face turned towards the camera.
         tip = math.radians(70 * float(np.clip(pose.tumble, 0, 1)))
@@ -306,11 +331,7 @@ def _geometry(pose: DiePose, scene: Scene) -> tuple[Float, Float, NDArray[np.flo
         drop = drop * math.cos(tip) + tip_dir * size * math.sin(tip)
         squash_axis = tip_dir
         squash = squash * math.cos(tip)
-    a = math.radians(pose.angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    ax = squash_axis.reshape(2, 1)
-    compress = np.eye(2) - (1 - squash) * (ax @ ax.T)
-    linear = compress @ rot * size
+    linear = _face_map(size, pose.angle, squash_axis, squash)
     outline = _rounded_square(pose.look.corner) @ linear.T.astype(np.float32) + np.array([pose.x, pose.y], np.float32)
     affine = np.hstack([linear, np.array([[pose.x], [pose.y]])])
     return outline.astype(np.float32), affine.astype(np.float32), drop
@@ -513,7 +534,7 @@ def _drawing_order(scene: Scene) -> list[int]:
     """Indices of ``scene.dice`` in the order they are drawn: resting dice farthest from the point
     under the camera first, because a die's side faces show on the side towards that point, where
     a touching neighbour hides them; dice in the air last."""
-    nx, ny = _nadir(scene)
+    nx, ny = _nadir(scene.width, scene.height, scene.tilt)
     return sorted(range(len(scene.dice)), key=lambda i: (scene.dice[i].tumble > 0, -math.hypot(scene.dice[i].x - nx, scene.dice[i].y - ny)))
 
 
@@ -703,14 +724,13 @@ HUDDLED_SHARE = 0.3
 apart boxes two touching dice as one, or half of each."""
 
 
-def top_face(x: float, y: float, size: float, angle: float, tilt: float) -> Float:
-    """Corners (4, 2) of a resting die's top face in the image: a square turned by ``angle``
-    degrees, foreshortened along y by the camera's ``tilt``."""
-    a = math.radians(angle)
-    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    linear = np.diag([1.0, math.cos(math.radians(float(np.clip(tilt, 0, 60))))]) @ rot * size
+def top_face(x: float, y: float, size: float, angle: float, tilt: float, width: int, height: int) -> Float:
+    """Corners (4, 2) of the top face of a die resting at (x, y) in a ``width`` x ``height``
+    picture: a square turned by ``angle`` degrees, foreshortened as the camera's ``tilt`` shows it
+    there (``view_at``)."""
+    cos, towards = view_at(x, y, width, height, tilt)
     square = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]])
-    corners: Float = (square @ linear.T + np.array([x, y])).astype(np.float32)
+    corners: Float = (square @ _face_map(size, angle, towards, cos).T + np.array([x, y])).astype(np.float32)
     return corners
 
 
@@ -741,13 +761,14 @@ def touching_spot(
         side = math.radians(aangle + 90 * int(rng.integers(4)))
         along = (asize + size) / 2 * (1 + float(rng.uniform(0.0, 0.08)))
         slide = float(rng.uniform(-0.45, 0.45)) * size
-        dx = math.cos(side) * along - math.sin(side) * slide
-        dy = (math.sin(side) * along + math.cos(side) * slide) * math.cos(math.radians(tilt))
-        x, y = ax + dx, ay + dy
+        on_table = np.array([math.cos(side) * along - math.sin(side) * slide, math.sin(side) * along + math.cos(side) * slide])
+        cos, towards = view_at(ax, ay, width, height, tilt)
+        dx, dy = _face_map(1.0, 0.0, towards, cos) @ on_table
+        x, y = ax + float(dx), ay + float(dy)
         if not (size * 0.5 <= x <= width - size * 0.5 and size * 0.5 <= y <= height - size * 0.5):
             continue
-        face = top_face(x, y, size, angle, tilt)
-        if not any(faces_overlap(face, top_face(px, py, ps, pa, tilt)) for px, py, ps, pa in placed):
+        face = top_face(x, y, size, angle, tilt, width, height)
+        if not any(faces_overlap(face, top_face(px, py, ps, pa, tilt, width, height)) for px, py, ps, pa in placed):
             return x, y, angle
     return None
 
