@@ -249,7 +249,8 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
             best, which = np.zeros(len(boxes), np.float32), np.zeros(len(boxes), np.int64)
         hit = (best >= 0.5) & (usable[which] if len(labels) else False)
         # a box centred off every top face is a side face or a gap whatever it overlaps
-        miss = (best < 0.2) | ((best < 0.5) & off_every_face(boxes, labels.boxes))
+        off_face = off_every_face(boxes, labels.boxes)
+        miss = (best < 0.2) | ((best < 0.5) & off_face)
         keep = hit | miss
         if not keep.any():
             return
@@ -259,7 +260,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
             out.crops.append(crops)
             out.classes.append(classes.astype(np.int64))
         # finds beside a top face, on a side face or between dice: the costly false dice of tilted views
-        beside = (miss & (best > 0) & off_every_face(boxes, labels.boxes))[keep]
+        beside = (miss & (best > 0) & off_face)[keep]
         for _ in range(repeat * (config.mined_side_weight - 1) if beside.any() else 0):
             out.crops.append(crops[beside])
             out.classes.append(np.zeros(int(beside.sum()), np.int64))

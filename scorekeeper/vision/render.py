@@ -755,6 +755,7 @@ def touching_spot(
 ) -> tuple[float, float, float] | None:
     """Centre and angle for a die resting against one already placed (face to face, slightly
     offset, often turned alike), overlapping none; None when no such spot is found."""
+    faces = [top_face(px, py, ps, pa, tilt, width, height) for px, py, ps, pa in placed]
     for _attempt in range(30):
         ax, ay, asize, aangle = placed[int(rng.integers(len(placed)))]
         angle = aangle + float(rng.normal(0, 8)) if rng.random() < 0.6 else float(rng.uniform(0, 360))
@@ -768,7 +769,7 @@ def touching_spot(
         if not (size * 0.5 <= x <= width - size * 0.5 and size * 0.5 <= y <= height - size * 0.5):
             continue
         face = top_face(x, y, size, angle, tilt, width, height)
-        if not any(faces_overlap(face, top_face(px, py, ps, pa, tilt, width, height)) for px, py, ps, pa in placed):
+        if not any(faces_overlap(face, other) for other in faces):
             return x, y, angle
     return None
 
