@@ -153,6 +153,22 @@ def test_drilled_pips_show_a_shadow_even_when_painted_like_the_body() -> None:
     assert drilled_spread > 3 * flat_spread + 5  # the holes' walls show them
 
 
+def test_a_see_through_die_shows_its_bottom_faces_pips_through_its_top_face() -> None:
+    smoke = DieLook(body=(45, 40, 50), pips=(40, 30, 190), corner=0.15)
+    table = TableLook(kind="paper", color=(200, 200, 200), color2=(190, 190, 190), seed=3)
+
+    def redness_at_centre(look: DieLook) -> float:
+        # a 6 on top: no top pip at the centre, where the bottom face's single pip lies
+        picture = render(scene_with(die(160, 120, 6, size=80, angle=0, look=look), table=table, noise=0.0, jpeg=0))[0]
+        centre = picture[116:125, 156:165].astype(float)
+        return float((centre[..., 2] - centre[..., :2].mean(-1)).mean())
+
+    opaque, smoky = redness_at_centre(smoke), redness_at_centre(replace(smoke, translucent=0.4))
+    assert opaque < 10  # the body is a little purple
+    assert smoky > opaque + 10
+    assert smoky < 190 - 40 - 20  # a ghost, fainter than a red pip on top
+
+
 def test_some_random_dice_have_faint_or_drilled_pips() -> None:
     rng = np.random.default_rng(5)
     looks = [random_look(rng) for _ in range(300)]

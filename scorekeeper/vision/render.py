@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -349,6 +350,44 @@ def _side_values(value: int) -> tuple[int, ...]:
     return tuple(v for v in (1, 2, 3, 4, 5, 6) if v not in (value, 7 - value))
 
 
+def _ghost_pips(
+    canvas: Float,
+    face: Float,
+    pose: DiePose,
+    affine: Float,
+    drop: NDArray[np.float64],
+    to_patch: Callable[[NDArray[np.floating]], NDArray[np.int32]],
+    ss: int,
+    rng: np.random.Generator,
+) -> Float:
+    """The top face of a see-through die with the other faces' pips showing through it, blurred
+    and tinted by the body: the bottom face's, mirrored and shifted towards the base, and the side
+    faces' near the edges, flattened. On the byler photos, five of the eight dice misread were
+    smoky dice whose top pips hide among such ghosts."""
+    look = pose.look
+    linear = affine[:, :2].astype(np.float64)
+    centre = affine[:, 2].astype(np.float64)
+    ghost = np.zeros(face.shape, np.float32)
+    # The bottom face, seen from above through the body, is the mirror image of its face.
+    mirrored = linear @ np.diag([-1.0, 1.0]) * 0.9
+    for du, dv in PIP_LAYOUT[7 - pose.value]:
+        c = mirrored @ np.array([du * look.pip_spread, dv * look.pip_spread]) + centre + drop
+        cv2.fillPoly(ghost, [to_patch(_ellipse_poly(c, 1.0, mirrored * look.pip_size))], 1.0)
+    for k, value in enumerate(_side_values(pose.value)):
+        across = linear @ np.array([(1, 0), (0, 1), (-1, 0), (0, -1)][k], np.float64)  # edge midpoint - centre, doubled
+        along = linear @ np.array([(0, 1), (-1, 0), (0, -1), (1, 0)][k], np.float64)
+        for du, dw in PIP_LAYOUT[value]:
+            depth = 0.5 + dw * look.pip_spread
+            # refraction pulls the side's pips in from the edge, the deeper the further
+            c = centre + across * (0.5 - 0.1 - 0.25 * depth) + along * du * look.pip_spread + drop * depth
+            axes = np.stack([along, across * 0.4], 1) * look.pip_size
+            cv2.fillPoly(ghost, [to_patch(_ellipse_poly(c, 1.0, axes))], 1.0)
+    sigma = max(0.5, pose.size * ss * look.pip_size * float(rng.uniform(0.3, 0.8)))
+    ghost = _f32(cv2.GaussianBlur(ghost, (0, 0), sigma)) * face * float(rng.uniform(0.3, 0.9))
+    tint = (np.array(look.pips, np.float32) * 0.7 + np.array(look.body, np.float32) * 0.3) / 255
+    return (canvas * (1 - ghost[..., None]) + tint * ghost[..., None]).astype(np.float32)
+
+
 def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh: bool, rng: np.random.Generator) -> _Sprite | None:
     outline, affine, drop = _geometry(pose, scene)
     look = pose.look
@@ -431,6 +470,8 @@ def _draw_die(pose: DiePose, scene: Scene, light_dir: NDArray[np.float64], harsh
     gx, gy = (xx / ss + x0 - pose.x) / pose.size, (yy / ss + y0 - pose.y) / pose.size
     grad = 1.0 + 0.12 * (gx * light_dir[0] + gy * light_dir[1])
     canvas *= grad[..., None]
+    if look.translucent > 0:
+        canvas = _ghost_pips(canvas, face, pose, affine, drop, to_patch, ss, rng)
     for du, dv in PIP_LAYOUT[pose.value]:
         c = affine[:, :2] @ np.array([du * look.pip_spread, dv * look.pip_spread]) + affine[:, 2]
         pip_axes = affine[:, :2] * np.float32(look.pip_size)
