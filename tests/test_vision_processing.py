@@ -33,7 +33,7 @@ from scorekeeper.vision.processing import (
 
 @pytest.mark.parametrize(
     ("height", "width", "scale", "shape"),
-    [(480, 640, 0.5, (240, 320)), (720, 1280, 0.5, (368, 640)), (1080, 1920, 1 / 3, (368, 640)), (6000, 8000, 0.08, (480, 640)), (17, 23, 0.5, (16, 16))],
+    [(480, 640, 0.75, (368, 480)), (720, 1280, 0.75, (544, 960)), (1080, 1920, 0.5, (544, 960)), (6000, 8000, 0.12, (720, 960)), (17, 23, 0.75, (16, 32))],
 )
 def test_finder_input_scales_down_and_pads_to_the_network_stride(height: int, width: int, scale: float, shape: tuple[int, int]) -> None:
     frame = np.full((height, width, 3), 255, np.uint8)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -103,6 +104,19 @@ def test_a_missing_model_is_refused_with_the_path(model_copy: Path) -> None:
     (model_copy / MANIFEST_FILE).write_text("{not json")
     with pytest.raises(ModelError, match="damaged model manifest"):
         OnnxDiceReader(model_copy)
+
+
+def test_the_finder_looks_at_the_scale_it_was_trained_at(model_copy: Path) -> None:
+    manifest = json.loads((model_copy / MANIFEST_FILE).read_text())
+    assert ModelFiles.load(model_copy).finder_scale == manifest["finder_scale"]
+    for key in ("finder_scale", "finder_max_side"):
+        del manifest[key]
+    (model_copy / MANIFEST_FILE).write_text(json.dumps(manifest))
+    older = ModelFiles.load(model_copy)  # trained before the manifest said: half size, 640 px at most
+    assert (older.finder_scale, older.finder_max_side) == (0.5, 640)
+    (model_copy / MANIFEST_FILE).write_text(json.dumps({**manifest, "finder_scale": 2.0}))
+    with pytest.raises(ModelError, match="finder scale 2.0"):
+        ModelFiles.load(model_copy)
 
 
 @pytest.fixture(scope="module")

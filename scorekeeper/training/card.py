@@ -90,8 +90,8 @@ Written by `scorekeeper train`; do not edit by hand. Reproduce with:
 ## Architecture
 Two stages, both trained from scratch (no pretrained weights), run with onnxruntime on the CPU:
 
-1. **Finder** (`{manifest['finder']['file']}`): a tiny CenterNet-style network (about 76 M multiply-adds at
-   320x240). Input: the BGR frame scaled to half size (long side at most 640 px), 0-1, padded to
+1. **Finder** (`{manifest['finder']['file']}`): a tiny CenterNet-style network (about 170 M multiply-adds at
+   480x360). Input: the BGR frame scaled by {manifest.get('finder_scale', 0.5)} (long side at most {manifest.get('finder_max_side', 640)} px), 0-1, padded to
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.
@@ -102,8 +102,8 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    its value; candidates whose "not a die" probability is >= 0.5 are dropped, dice below
    {manifest['unsure_below']} are reported unsure.
 
-Why two stages: the finder only has to say "a die is here" on a cheap half-size frame, while the
-pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; at half size
+Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
+the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down
 they blur into the face. The crop classifier also gets the last word on false finds (its
 "not a die" class).
 

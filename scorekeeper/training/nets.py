@@ -12,7 +12,7 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class Finder(nn.Module):
-    """Tiny CenterNet-style dice finder on the half-size frame.
+    """Tiny CenterNet-style dice finder on the scaled-down frame.
 
     Output (n, 5, H/4, W/4): sigmoid centre heatmap, log box width and height in cells, centre
     offset in cells. A small feature pyramid brings stride-16 context (big dice, side faces) back

@@ -25,7 +25,7 @@ from scorekeeper.training.data import Samples, off_every_face, photo_samples, sy
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import ALIGN, CROP, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
+from scorekeeper.vision.processing import ALIGN, CROP, FINDER_MAX_SIDE, FINDER_SCALE, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
 from scorekeeper.vision.render import random_scene, render_with_visibility
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, sha256_of
 
@@ -42,7 +42,7 @@ class TrainConfig:
     """Rendered training scenes."""
     photo_repeat: int = 6
     """How many times each real photo is cut into crops (with fresh jitter each time)."""
-    finder_steps: int = 10000
+    finder_steps: int = 15000
     """Finder optimiser steps."""
     finder_batch: int = 16
     """Finder crops per step."""
@@ -356,6 +356,7 @@ def run_training(config: TrainConfig, photo_folders: Sequence[Path], out_dir: Pa
     samples.extend(mine(finder, config, photo_folders, report))
     reader = train_reader(samples, config, report)
     seconds = time.monotonic() - start
-    export(finder, reader, out_dir, config, {"finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below, "train_seconds": round(seconds)})
+    extra = {"finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below, "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE}
+    export(finder, reader, out_dir, config, {**extra, "train_seconds": round(seconds)})
     report(f"exported to {out_dir} after {seconds / 60:.1f} min")
     return seconds

@@ -1,7 +1,7 @@
 """The ONNX dice reader: finds every die in a frame, then reads each one's pips.
 
 Two models from ``models/`` (see models/README.md): the finder, a tiny CenterNet-style network on
-the half-size frame, and the pip reader, a small classifier over a full-resolution crop of each
+the frame scaled down (to the scale its manifest names), and the pip reader, a small classifier over a full-resolution crop of each
 found die that also says "not a die". Sessions are created once; threads and providers are set
 explicitly; the manifest's SHA-256 of each file is checked at load.
 """
@@ -22,11 +22,13 @@ from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import (
+    ALIGN,
     NOT_A_DIE,
     VIEWS,
     crop_boxes,
     decode_finder,
     finder_input,
+    finder_scale,
     dihedral_views,
     mean_over_views,
     reader_input,
@@ -92,6 +94,11 @@ class ModelFiles:
     """Heatmap peaks at least this high are candidate dice."""
     unsure_below: float
     """Dice read with less confidence are reported unsure."""
+    finder_scale: float = 0.5
+    """The finder looks at the frame resized by this factor at most, as in its training."""
+    finder_max_side: int = 640
+    """... and at most this long a side. The defaults are those of models whose manifest predates
+    both entries."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> ModelFiles:
@@ -107,6 +114,8 @@ class ModelFiles:
             entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
             finder_threshold = float(manifest["finder_threshold"])
             unsure_below = float(manifest["unsure_below"])
+            scale = float(manifest.get("finder_scale", cls.finder_scale))
+            max_side = int(manifest.get("finder_max_side", cls.finder_max_side))
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"damaged model manifest {manifest_path} ({exc!r}); {RESTORE_HINT}") from None
         for path, expected in entries.values():
@@ -115,7 +124,9 @@ class ModelFiles:
             actual = sha256_of(path)
             if actual != expected:
                 raise ModelError(f"model file {path} is damaged: SHA-256 {actual[:16]}... is not the expected {expected[:16]}...; {RESTORE_HINT}")
-        return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below)
+        if not (0 < scale <= 1 and max_side >= ALIGN):
+            raise ModelError(f"damaged model manifest {manifest_path}: finder scale {scale} or side {max_side} is out of range; {RESTORE_HINT}")
+        return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side)
 
 
 def _session(path: Path, threads: int) -> Any:
@@ -162,7 +173,7 @@ class OnnxDiceReader:
         height, width = frame.shape[:2]
         if height < 16 or width < 16:
             raise ValueError(f"frame of {width}x{height} px is too small to hold a die; need at least 16x16")
-        tensor, scale = finder_input(frame)
+        tensor, scale = finder_input(frame, finder_scale(height, width, self.files.finder_scale, self.files.finder_max_side))
         try:
             maps = self._finder.run(None, {"frame": tensor})[0]
         except Exception as exc:  # onnxruntime raises its own untyped errors
