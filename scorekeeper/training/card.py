@@ -16,7 +16,7 @@ from scorekeeper.vision.assessment import latency_frames, median_latency, score_
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, VIEWS
-from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader
+from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
 from scorekeeper.vision.render import random_scene, render
 
 CONDITION_SCENES = 40
@@ -91,7 +91,7 @@ Written by `scorekeeper train`; do not edit by hand. Reproduce with:
 Two stages, both trained from scratch (no pretrained weights), run with onnxruntime on the CPU:
 
 1. **Finder** (`{manifest['finder']['file']}`): a tiny CenterNet-style network (about 170 M multiply-adds at
-   480x360). Input: the BGR frame scaled by {manifest.get('finder_scale', 0.5)} (long side at most {manifest.get('finder_max_side', 640)} px), 0-1, padded to
+   480x360). Input: the BGR frame scaled by {manifest.get('finder_scale', ModelFiles.finder_scale)} (long side at most {manifest.get('finder_max_side', ModelFiles.finder_max_side)} px), 0-1, padded to
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.

@@ -356,7 +356,9 @@ def run_training(config: TrainConfig, photo_folders: Sequence[Path], out_dir: Pa
     samples.extend(mine(finder, config, photo_folders, report))
     reader = train_reader(samples, config, report)
     seconds = time.monotonic() - start
-    extra = {"finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below, "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE}
-    export(finder, reader, out_dir, config, {**extra, "train_seconds": round(seconds)})
+    export(finder, reader, out_dir, config, {
+        "finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below,
+        "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE, "train_seconds": round(seconds),
+    })
     report(f"exported to {out_dir} after {seconds / 60:.1f} min")
     return seconds
