@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorekeeper.training.data import negative_boxes, off_every_face
-from scorekeeper.vision.processing import box_iou
+from scorekeeper.training.data import fresh_photo_crops, negative_boxes, off_every_face
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import CROP, box_iou
 from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
@@ -37,3 +38,32 @@ def test_negatives_on_an_empty_table_are_die_sized_boxes_inside_the_frame() -> N
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     assert len(boxes) == 50
     assert ((centres >= 0) & (centres <= [640, 480])).all()
+
+
+def _photo(value: int, colour: tuple[int, int, int]) -> tuple[np.ndarray, Detections]:
+    frame = np.full((200, 300, 3), 128, np.uint8)
+    frame[80:120, 130:170] = colour
+    frame[96:104, 146:154] = 0  # a pip in the middle
+    return frame, Detections(np.array([[130, 80, 170, 120]], np.float32), np.array([value]), np.ones(1, np.float32))
+
+
+def test_fresh_photo_crops_keep_each_die_its_value_and_vary_every_time() -> None:
+    photos = [_photo(2, (0, 0, 255)), _photo(5, (0, 255, 0))]
+    crops, values = fresh_photo_crops(photos, 200, np.random.default_rng(1), small_share=0.0)
+    assert crops.shape == (200, CROP, CROP, 3) and sorted(set(values.tolist())) == [2, 5]
+    # the die's own colour is in its crop, its value's photo and no other
+    red = crops[:, :, :, 2].astype(int).max((1, 2)) > 200
+    assert np.array_equal(red, values == 2)
+    assert len({crop.tobytes() for crop in crops}) == 200
+    # turned any way: the square die's corners land in different places
+    corner = crops[:, 4:9, 4:9].mean((1, 2, 3))
+    assert corner.std() > 10
+
+
+def test_fresh_photo_crops_at_webcam_resolution_blur_the_pips() -> None:
+    photos = [_photo(1, (255, 255, 255))]
+    sharp, _ = fresh_photo_crops(photos, 60, np.random.default_rng(2), small_share=0.0)
+    soft, _ = fresh_photo_crops(photos, 60, np.random.default_rng(2), small_share=1.0)
+    contrast = lambda crops: np.abs(np.diff(crops.astype(int), axis=2)).max((1, 2, 3)).mean()  # noqa: E731
+    assert contrast(soft) < 0.8 * contrast(sharp)
+    assert fresh_photo_crops([], 5, np.random.default_rng(0))[0].shape == (0, CROP, CROP, 3)

@@ -108,6 +108,22 @@ def test_a_huge_box_is_area_averaged_not_aliased() -> None:
     assert 90 < crop[8:24, 8:24].mean() < 165
 
 
+@pytest.mark.parametrize("box", [[180, 180, 220, 220], [100, 100, 300, 300]], ids=["die-sized", "shrunk-first"])
+def test_a_turned_crop_turns_about_the_boxs_centre(box: list[float]) -> None:
+    frame = np.zeros((400, 400, 3), np.uint8)
+    cx = cy = (box[0] + box[2]) / 2
+    reach, r = (box[2] - box[0]) / 3, int((box[2] - box[0]) / 10)
+    frame[int(cy) - r : int(cy) + r, int(cx + reach) - r : int(cx + reach) + r] = 255  # a spot right of the centre
+    boxes = np.array([box], np.float32)
+    straight, quarter, half = (crop_boxes(frame, boxes, angles=np.array([a]))[0, :, :, 0] for a in (0.0, 90.0, 180.0))
+    where = {name: np.argwhere(crop > 127).mean(0) - CROP / 2 for name, crop in (("straight", straight), ("quarter", quarter), ("half", half))}
+    # (row, column) offsets from the crop's centre: right, then up (a counter-clockwise quarter turn), then left
+    assert where["straight"][1] > 4 and abs(where["straight"][0]) < 1.5
+    assert where["quarter"][0] < -4 and abs(where["quarter"][1]) < 1.5
+    assert where["half"][1] < -4 and abs(where["half"][0]) < 1.5
+    assert np.array_equal(crop_boxes(frame, boxes, angles=np.zeros(1))[0], crop_boxes(frame, boxes)[0])
+
+
 def test_dihedral_views_are_the_eight_distinct_symmetries_of_each_crop() -> None:
     batch = np.random.default_rng(3).random((2, 3, 5, 5)).astype(np.float32)
     views = dihedral_views(batch, 8)

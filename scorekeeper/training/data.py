@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import box_iou, crop_boxes, finder_scale
+from scorekeeper.vision.processing import CROP, CROP_CONTEXT, box_iou, crop_boxes, finder_scale
 from scorekeeper.vision.render import random_scene, render_with_visibility
 
 SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
@@ -42,6 +42,9 @@ class Samples:
     upright: list[bool] = field(default_factory=list)
     """Per frame: a tilted view whose up and down must be kept (mirrored, never turned), so the
     finder learns that the face above another of the same die is its top face."""
+    photos: list[tuple[NDArray[np.uint8], Detections]] = field(default_factory=list)
+    """Real photos at full resolution with their labels: the pip reader's batches cut fresh
+    crops of their dice (``fresh_photo_crops``)."""
 
     def extend(self, other: Samples) -> None:
         self.images += other.images
@@ -51,6 +54,7 @@ class Samples:
         self.classes += other.classes
         self.real += other.real
         self.upright += other.upright
+        self.photos += other.photos
 
 
 def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: float = 0.07, scale: float = 0.1) -> NDArray[np.float32]:
@@ -64,6 +68,44 @@ def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: fl
     f = np.exp(rng.normal(0, scale, len(boxes)))
     w, h = w * f, h * f
     return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).astype(np.float32)
+
+
+def fresh_photo_crops(
+    photos: list[tuple[NDArray[np.uint8], Detections]], count: int, rng: np.random.Generator, small_share: float = 0.35
+) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
+    """``count`` crops of dice drawn at random from labelled photos, with their values, each cut
+    afresh: box jittered as the finder's are, turned by any angle (and the crop widened by up to the
+    turned box's reach, as a finder's box round a die lying askew would be), and ``small_share``
+    of them brought down to the resolution of a die 14 to 26 px across, then back up, as the reader
+    sees a webcam's small dice. Two hundred photos cut once would be a few thousand crops to learn
+    by heart; the test photos' dice lie at angles and sizes the training photos' may not.
+
+    >>> frame = np.zeros((120, 120, 3), np.uint8)
+    >>> labels = Detections(np.array([[40, 40, 80, 80]], np.float32), np.array([4]), np.ones(1, np.float32))
+    >>> crops, values = fresh_photo_crops([(frame, labels)], 3, np.random.default_rng(0))
+    >>> crops.shape, values.tolist()
+    ((3, 32, 32, 3), [4, 4, 4])
+    """
+    dice = [(p, d) for p, (_, labels) in enumerate(photos) for d in range(len(labels))]
+    if not dice or count <= 0:
+        return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
+    crops = np.zeros((count, CROP, CROP, 3), np.uint8)
+    values = np.zeros(count, np.int64)
+    picks = rng.integers(0, len(dice), count)
+    angles = rng.uniform(-45, 45, count).astype(np.float32)
+    widen = 1 + rng.random(count) * (np.abs(np.cos(np.radians(angles))) + np.abs(np.sin(np.radians(angles))) - 1)
+    small = rng.random(count) < small_share
+    sizes = np.round(rng.uniform(14, 26, count) * CROP_CONTEXT).astype(int)
+    for i, pick in enumerate(picks):
+        frame, labels = photos[dice[pick][0]]
+        box = jitter_boxes(labels.boxes[dice[pick][1] : dice[pick][1] + 1], rng)
+        crop = crop_boxes(frame, box, CROP_CONTEXT * widen[i], angles[i : i + 1])[0]
+        if small[i]:
+            low = cv2.resize(crop, (sizes[i], sizes[i]), interpolation=cv2.INTER_AREA)
+            crop = cv2.resize(low, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+        crops[i] = crop
+        values[i] = labels.values[dice[pick][1]]
+    return crops, values
 
 
 def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> NDArray[np.bool_]:

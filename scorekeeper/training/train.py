@@ -21,7 +21,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from scorekeeper.training.data import Samples, off_every_face, photo_samples, synthetic_samples
+from scorekeeper.training.data import Samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
@@ -54,6 +54,9 @@ class TrainConfig:
     """Pip-reader optimiser steps."""
     reader_batch: int = 128
     """Crops per pip-reader step."""
+    reader_photo_share: float = 0.25
+    """Share of each pip-reader batch cut afresh from the real photos' dice (turned, resized; see
+    ``fresh_photo_crops``), on top of the crops cut once before training."""
     threads: int = 2
     """Torch threads."""
     workers: int = 2
@@ -95,6 +98,7 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
         report(f"{folder}: {len(items)} training photos, {sum(len(i.labels) for i in items)} dice")
         for n, item in enumerate(items):
             frame = item.load()
+            samples.photos.append((frame, item.labels))
             for r in range(config.photo_repeat):
                 part = photo_samples(frame, item.labels, seed=config.seed + 7919 * n + r, crops_per_die=2)
                 if r == 0:
@@ -303,10 +307,12 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     start = time.monotonic()
     model.train()
+    fresh = round(config.reader_batch * config.reader_photo_share) if samples.photos else 0
     for step in range(config.reader_steps):
-        idx = rng.integers(0, len(crops), config.reader_batch)
-        x = _reader_augment(crops[idx], rng)
-        y = torch.from_numpy(classes[idx])
+        idx = rng.integers(0, len(crops), config.reader_batch - fresh)
+        photo_crops, photo_classes = fresh_photo_crops(samples.photos, fresh, rng)
+        x = _reader_augment(np.concatenate([crops[idx], photo_crops]), rng)
+        y = torch.from_numpy(np.concatenate([classes[idx], photo_classes]))
         loss = loss_fn(model(x), y)
         opt.zero_grad()
         loss.backward()

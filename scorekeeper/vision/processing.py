@@ -143,30 +143,38 @@ def suppress_overlaps(boxes: NDArray[np.float32], scores: NDArray[np.float32], i
     return np.array(keep, np.int64)
 
 
-def crop_boxes(frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: float = CROP_CONTEXT) -> NDArray[np.uint8]:
+def crop_boxes(
+    frame: NDArray[np.uint8], boxes: NDArray[np.float32], context: float = CROP_CONTEXT, angles: NDArray[np.float32] | None = None
+) -> NDArray[np.uint8]:
     """(n, CROP, CROP, 3) square crops centred on each box, ``context`` times its longer side,
-    cut from the full-resolution frame (the outside of the frame reads as black).
+    cut from the full-resolution frame (the outside of the frame reads as black). ``angles``
+    (degrees, counter-clockwise, one per box) turn each crop about its centre; training uses them.
 
     >>> frame = np.full((100, 100, 3), 200, np.uint8)
     >>> crop_boxes(frame, np.array([[40, 40, 60, 60]], np.float32)).shape
     (1, 32, 32, 3)
     """
     crops = np.zeros((len(boxes), CROP, CROP, 3), np.uint8)
+    turns = np.zeros(len(boxes), np.float32) if angles is None else np.asarray(angles, np.float32).reshape(len(boxes))
     for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, np.float32).reshape(-1, 4)):
         side = max(x1 - x0, y1 - y0, 2.0) * context
         s = CROP / side
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        m = np.array([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]], np.float32)
         # Area-average when shrinking a lot, so pips do not alias away.
-        src = frame
+        src, k, ox, oy = frame, 1, 0, 0
         if s < 0.5:
             k = int(1 / s)
-            bx0, by0 = max(0, int(cx - side)), max(0, int(cy - side))
+            # a turned crop's corners reach out to side / sqrt(2) from the centre
+            ox, oy = max(0, int(cx - side)), max(0, int(cy - side))
             bx1, by1 = min(frame.shape[1], int(cx + side) + 1), min(frame.shape[0], int(cy + side) + 1)
-            if bx1 <= bx0 or by1 <= by0:
+            if bx1 <= ox or by1 <= oy:
                 continue
-            src = np.asarray(cv2.resize(frame[by0:by1, bx0:bx1], None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), np.uint8)
-            m = np.array([[s * k, 0, CROP / 2 - s * k * (cx - bx0) / k], [0, s * k, CROP / 2 - s * k * (cy - by0) / k]], np.float32)
+            src = np.asarray(cv2.resize(frame[oy:by1, ox:bx1], None, fx=1 / k, fy=1 / k, interpolation=cv2.INTER_AREA), np.uint8)
+        # crop = R(angle) * s * (frame - centre) + CROP / 2, in the (maybe shrunk) source's pixels
+        theta = math.radians(float(turns[i]))
+        a, b = s * k * math.cos(theta), s * k * math.sin(theta)
+        sx, sy = (cx - ox) / k, (cy - oy) / k
+        m = np.array([[a, b, CROP / 2 - a * sx - b * sy], [-b, a, CROP / 2 + b * sx - a * sy]], np.float32)
         crops[i] = cv2.warpAffine(src, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
     return crops
 
