@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.training.data import UPRIGHT_TILT
+from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.vision.assessment import latency_frames, median_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
@@ -79,6 +79,12 @@ def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path
     sizes = {key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")}
     config = manifest["config"]
     minutes = manifest.get("train_seconds", 0) / 60
+    share = float(config.get("reader_photo_share", 0))
+    fresh = (
+        f" {share:.0%} of each pip-reader batch is cut afresh from the real photos' dice: turned by any"
+        f"\n  angle, and {SMALL_SHARE:.0%} of them brought down to the resolution of a {SMALL_SIDES[0]:.0f}-{SMALL_SIDES[1]:.0f} px die."
+        if share and photo_folders else ""
+    )
     text = f"""# Dice reader models
 
 Written by `scorekeeper train`; do not edit by hand. Reproduce with:
@@ -120,7 +126,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 - Augmentation: quarter turns (for the finder, not on rendered views tilted {UPRIGHT_TILT:.0f} degrees or more,
   whose side faces must stay below the top face), flips, colour channel shuffles, grey, inverted
   colours, gain, contrast, gamma, tint, noise, blur; crops jittered in place and size as the
-  finder's boxes are.
+  finder's boxes are.{fresh}
 - "Not a die" crops: table, clutter and hands, and crops centred off every top face (side faces,
   the strip between touching dice) however much they overlap a die; the finder's own false finds.
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps

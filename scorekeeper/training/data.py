@@ -70,13 +70,19 @@ def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: fl
     return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).astype(np.float32)
 
 
+SMALL_SHARE = 0.35
+"""Share of the fresh photo crops brought down to a webcam's small die and back up."""
+SMALL_SIDES = (14.0, 26.0)
+"""Die sizes, px across, that those crops are brought down to."""
+
+
 def fresh_photo_crops(
-    photos: list[tuple[NDArray[np.uint8], Detections]], count: int, rng: np.random.Generator, small_share: float = 0.35
+    photos: list[tuple[NDArray[np.uint8], Detections]], count: int, rng: np.random.Generator, small_share: float = SMALL_SHARE
 ) -> tuple[NDArray[np.uint8], NDArray[np.int64]]:
     """``count`` crops of dice drawn at random from labelled photos, with their values, each cut
     afresh: box jittered as the finder's are, turned by any angle (and the crop widened by up to the
     turned box's reach, as a finder's box round a die lying askew would be), and ``small_share``
-    of them brought down to the resolution of a die 14 to 26 px across, then back up, as the reader
+    of them brought down to the resolution of a die ``SMALL_SIDES`` px across, then back up, as the reader
     sees a webcam's small dice. Two hundred photos cut once would be a few thousand crops to learn
     by heart; the test photos' dice lie at angles and sizes the training photos' may not.
 
@@ -95,7 +101,7 @@ def fresh_photo_crops(
     angles = rng.uniform(-45, 45, count).astype(np.float32)
     widen = 1 + rng.random(count) * (np.abs(np.cos(np.radians(angles))) + np.abs(np.sin(np.radians(angles))) - 1)
     small = rng.random(count) < small_share
-    sizes = np.round(rng.uniform(14, 26, count) * CROP_CONTEXT).astype(int)
+    sizes = np.round(rng.uniform(*SMALL_SIDES, count) * CROP_CONTEXT).astype(int)
     for i, pick in enumerate(picks):
         frame, labels = photos[dice[pick][0]]
         box = jitter_boxes(labels.boxes[dice[pick][1] : dice[pick][1] + 1], rng)
