@@ -70,7 +70,7 @@ class TrainConfig:
     dice) are repeated as "not a die": the reader must refuse them however much they look like a face."""
     finder_threshold: float = 0.3
     """Written to the manifest: heatmap peaks at least this high are candidate dice."""
-    unsure_below: float = 0.8
+    unsure_below: float = 0.85
     """Written to the manifest: dice read with less confidence are reported unsure. The lowest line
     at which 99.9% of sure dice are right on rendered rolls kept apart for the choice
     (``benchmarks/unsure_threshold.py``)."""
