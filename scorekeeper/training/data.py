@@ -126,7 +126,7 @@ def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> N
     labels = np.asarray(labels, np.float32).reshape(-1, 4)
     cx, cy = ((boxes[:, 0] + boxes[:, 2]) / 2)[:, None], ((boxes[:, 1] + boxes[:, 3]) / 2)[:, None]
     inside = (labels[:, 0] <= cx) & (cx <= labels[:, 2]) & (labels[:, 1] <= cy) & (cy <= labels[:, 3])
-    result: NDArray[np.bool_] = ~inside.any(1)
+    result: NDArray[np.bool_] = ~np.any(inside, axis=1)
     return result
 
 
