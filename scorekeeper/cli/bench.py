@@ -6,6 +6,7 @@ rendered scenes, and the byler test photos where ``../shared/data/byler_d6`` is 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from scorekeeper.vision.assessment import latency_frames, median_latency, score_dataset
+    from scorekeeper.vision.assessment import latency_frames, measure_latency, score_dataset
     from scorekeeper.vision.classical import ClassicalDiceReader
     from scorekeeper.vision.dataset import LabelledImage, load_dataset
     from scorekeeper.vision.detections import DiceReader
@@ -67,8 +68,11 @@ def run(args: argparse.Namespace) -> int:
     sizes = ((640, 480), (1280, 720))
     frames = {size: latency_frames(*size) for size in sizes}
     rows = []
+    elsewhere: list[float] = []
     for name, reader in readers.items():
-        latency = [median_latency(reader.read, frames[size], args.runs) * 1000 for size in sizes]
+        measured = [measure_latency(reader.read, frames[size], args.runs) for size in sizes]
+        latency = [run.median_s * 1000 for run in measured]
+        elsewhere += [run.busy_elsewhere for run in measured if run.busy_elsewhere is not None]
         rendered = Score()
         for image, labels in scenes:
             rendered.add(labels, reader.read(image))
@@ -84,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
         if real is not None:
             line += f"   {_acc(real):>24}"
         print(line)
+    if elsewhere:
+        busy = max(elsewhere)
+        print(f"other processes kept up to {busy:.0%} of the {os.cpu_count()} CPUs busy while timing" + ("; the machine was busy, so these times are slower than idle" if busy > 0.1 else ""))
     return 0
 
 

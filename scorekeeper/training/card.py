@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
-from scorekeeper.vision.assessment import latency_frames, median_latency, score_conditions, score_dataset
+from scorekeeper.vision.assessment import latency_frames, measure_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, VIEWS
@@ -72,10 +72,21 @@ def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path
         numbers[f"{condition}: {value}"] = score.to_json()
     report("conditions measured")
 
-    latency = {}
+    latency, elsewhere = {}, []
     for width, height in ((640, 480), (1280, 720)):
-        latency[f"{width}x{height}"] = median_latency(reader.read, latency_frames(width, height), 200) * 1000
+        measured = measure_latency(reader.read, latency_frames(width, height), 200)
+        latency[f"{width}x{height}"] = measured.median_s * 1000
+        if measured.busy_elsewhere is not None:
+            elsewhere.append(measured.busy_elsewhere)
     numbers["latency_ms"] = latency
+    busy = max(elsewhere) if elsewhere else None
+    numbers["latency_busy_elsewhere"] = busy
+    load_line = ""
+    if busy is not None:
+        load_line = f"Other processes kept {busy:.0%} of the machine's {os.cpu_count()} CPUs busy meanwhile.\n"
+        if busy > 0.1:
+            load_line += "The machine was busy: these figures are slower than it reads when idle; write the card again with `--card-only` on an idle machine.\n"
+            report(f"latency measured while other processes kept {busy:.0%} of the CPUs busy: the card's latency is too slow")
     sizes = {key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")}
     config = manifest["config"]
     minutes = manifest.get("train_seconds", 0) / 60
@@ -151,7 +162,7 @@ condition of the same base scenes ("dice" lays the same dice out apart or touchi
 ## Latency
 Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads:
 640x480 {latency['640x480']:.1f} ms, 1280x720 {latency['1280x720']:.1f} ms.
-"""
+{load_line}"""
     tmp = model_dir / "README.md.tmp"
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, model_dir / "README.md")

@@ -5,10 +5,11 @@ Shared by ``scorekeeper evaluate``, ``scorekeeper train`` (the model card) and t
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -84,17 +85,52 @@ def score_conditions(reader: DiceReader, scenes: int, seed: int = CONDITION_SEED
     return result
 
 
-def median_latency(read: Callable[[NDArray[np.uint8]], Detections], frames: list[NDArray[np.uint8]], runs: int) -> float:
-    """Median seconds of one read over ``runs`` reads cycling through ``frames`` (after a warm-up)."""
+@dataclass(frozen=True)
+class Latency:
+    """How long one read took, and how busy the rest of the machine was while it was measured."""
+
+    median_s: float
+    """Median seconds of one read."""
+    busy_elsewhere: float | None
+    """Share of all the machine's CPUs that other processes used meanwhile (0-1; None where the
+    system does not tell, as off Linux). Much above 0.1 and the median is slower than on the same
+    machine idle: a model card written while something else trained said 10.3 ms for 7.1 ms idle."""
+
+
+def cpu_seconds_used() -> float | None:
+    """CPU seconds every process together has used since boot (Linux ``/proc/stat``), else None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as handle:
+            ticks = [int(field) for field in handle.readline().split()[1:9]]
+        per_second = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, AttributeError):
+        return None
+    # user nice system idle iowait irq softirq steal: all but idle and iowait is work
+    return (sum(ticks) - ticks[3] - ticks[4]) / per_second
+
+
+def measure_latency(read: Callable[[NDArray[np.uint8]], Detections], frames: list[NDArray[np.uint8]], runs: int) -> Latency:
+    """The median of ``runs`` reads cycling through ``frames`` (after a warm-up), and the share
+    of the CPUs other processes took meanwhile."""
     for frame in frames[:3]:
         read(frame)
     times = []
+    machine_before, own_before, wall_before = cpu_seconds_used(), _own_cpu_seconds(), time.perf_counter()
     for i in range(runs):
         frame = frames[i % len(frames)]
         start = time.perf_counter()
         read(frame)
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    machine_after, own, wall = cpu_seconds_used(), _own_cpu_seconds() - own_before, time.perf_counter() - wall_before
+    busy = None
+    if machine_before is not None and machine_after is not None and wall > 0:
+        busy = min(1.0, max(0.0, (machine_after - machine_before - own) / (wall * (os.cpu_count() or 1))))
+    return Latency(statistics.median(times), busy)
+
+
+def _own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
 
 
 def latency_frames(width: int, height: int, count: int = 8, seed: int = 4242) -> list[NDArray[np.uint8]]:
