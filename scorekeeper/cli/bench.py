@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from scorekeeper.vision.assessment import latency_frames, measure_latency, score_dataset
+    from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_dataset
     from scorekeeper.vision.classical import ClassicalDiceReader
     from scorekeeper.vision.dataset import LabelledImage, load_dataset
     from scorekeeper.vision.detections import DiceReader
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if elsewhere:
         busy = max(elsewhere)
-        print(f"other processes kept up to {busy:.0%} of the {os.cpu_count()} CPUs busy while timing" + ("; the machine was busy, so these times are slower than idle" if busy > 0.1 else ""))
+        print(f"other processes kept up to {busy:.0%} of the {os.cpu_count()} CPUs busy while timing" + ("; the machine was busy, so these times are slower than idle" if busy > BUSY_MACHINE else ""))
     return 0
 
 

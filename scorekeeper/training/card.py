@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
-from scorekeeper.vision.assessment import latency_frames, measure_latency, score_conditions, score_dataset
+from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, VIEWS
@@ -84,7 +84,7 @@ def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path
     load_line = ""
     if busy is not None:
         load_line = f"Other processes kept {busy:.0%} of the machine's {os.cpu_count()} CPUs busy meanwhile.\n"
-        if busy > 0.1:
+        if busy > BUSY_MACHINE:
             load_line += "The machine was busy: these figures are slower than it reads when idle; write the card again with `--card-only` on an idle machine.\n"
             report(f"latency measured while other processes kept {busy:.0%} of the CPUs busy: the card's latency is too slow")
     sizes = {key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")}

@@ -85,6 +85,11 @@ def score_conditions(reader: DiceReader, scenes: int, seed: int = CONDITION_SEED
     return result
 
 
+BUSY_MACHINE = 0.1
+"""Latency taken while other processes kept more than this share of the CPUs busy is too slow to
+quote: a model card written while something else trained said 10.3 ms for a 7.1 ms read."""
+
+
 @dataclass(frozen=True)
 class Latency:
     """How long one read took, and how busy the rest of the machine was while it was measured."""
@@ -93,8 +98,8 @@ class Latency:
     """Median seconds of one read."""
     busy_elsewhere: float | None
     """Share of all the machine's CPUs that other processes used meanwhile (0-1; None where the
-    system does not tell, as off Linux). Much above 0.1 and the median is slower than on the same
-    machine idle: a model card written while something else trained said 10.3 ms for 7.1 ms idle."""
+    system does not tell, as off Linux). Above ``BUSY_MACHINE`` the median is slower than on the
+    same machine idle."""
 
 
 def cpu_seconds_used() -> float | None:
