@@ -1,10 +1,14 @@
-"""Training data without torch: the "not a die" crops the pip reader learns to refuse."""
+"""Training data without torch: the "not a die" crops the pip reader learns to refuse, fresh crops of
+real dice, and the dice players corrected."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from scorekeeper.training.data import fresh_photo_crops, negative_boxes, off_every_face
+from scorekeeper.training.data import CORRECTION_CROPS, corrected_die_samples, corrections_samples, fresh_photo_crops, negative_boxes, off_every_face
+from scorekeeper.vision.corrections import save_correction
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, box_iou
 from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
@@ -67,3 +71,38 @@ def test_fresh_photo_crops_at_webcam_resolution_blur_the_pips() -> None:
     contrast = lambda crops: np.abs(np.diff(crops.astype(int), axis=2)).max((1, 2, 3)).mean()  # noqa: E731
     assert contrast(soft) < 0.8 * contrast(sharp)
     assert fresh_photo_crops([], 5, np.random.default_rng(0))[0].shape == (0, CROP, CROP, 3)
+
+
+def test_a_corrected_die_teaches_its_value_from_crops_centred_on_it() -> None:
+    picture = np.full((60, 60, 3), 40, np.uint8)
+    picture[10:50, 10:50] = (0, 0, 255)
+    die = corrected_die_samples(picture, (10, 10, 50, 50), 4, seed=0)
+    crops, classes = np.concatenate(die.crops), np.concatenate(die.classes)
+    assert len(crops) == CORRECTION_CROPS and (classes == 4).all()
+    assert (crops[:, CROP // 2, CROP // 2, 2] > 200).all(), "every crop is centred on the red die"
+    assert len(die.photos) == 1 and die.photos[0][1].values.tolist() == [4]
+    fresh, values = fresh_photo_crops(die.photos, 50, np.random.default_rng(1))
+    assert (values == 4).all() and (fresh[:, CROP // 2, CROP // 2, 2] > 200).all()
+    # the picture's margin is a quarter of the die: turned and widened crops reach past it, and
+    # see the table repeated there, not black
+    assert (fresh.max(3) > 0).all()
+
+    refused = corrected_die_samples(picture, (10, 10, 50, 50), None, seed=0)
+    assert not refused.photos
+    assert np.concatenate(refused.classes).tolist() == [0] * (4 * CORRECTION_CROPS)
+
+
+def test_a_corrections_folder_becomes_samples_and_its_bad_lines_are_reported(tmp_path: Path) -> None:
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    frame[80:120, 100:140] = 250
+    save_correction(tmp_path, frame, (100.0, 80.0, 140.0, 120.0), 3, 5)
+    save_correction(tmp_path, frame, (200.0, 80.0, 240.0, 120.0), 2, None)
+    with open(tmp_path / "corrections.jsonl", "a", encoding="utf-8") as stream:
+        stream.write("not json\n")
+    messages: list[str] = []
+    samples = corrections_samples(tmp_path, 2026, messages.append)
+    classes = np.concatenate(samples.classes)
+    assert sorted(set(classes.tolist())) == [0, 5] and len(samples.photos) == 1
+    assert not samples.images, "a correction keeps a die, not a frame for the finder"
+    assert messages[0].startswith(f"{tmp_path / 'corrections.jsonl'}:3:")
+    assert messages[-1] == f"{tmp_path}: 2 corrections used (1 dice, 1 not dice), 1 skipped"

@@ -111,3 +111,10 @@ def test_bench_shows_both_readers_side_by_side(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert "onnx two-stage" in out and "classical OpenCV" in out
     assert "640x480" in out and "1280x720" in out and "sample_images" in out
+
+
+def test_train_refuses_a_folder_that_is_neither_photos_nor_corrections(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "--out", str(tmp_path / "models"), str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{tmp_path} is neither a labelled photo folder (images/ and labels/ in it) nor a corrections folder (corrections.jsonl in it)" in err
+    assert not (tmp_path / "models").exists()

@@ -1,6 +1,8 @@
-"""``scorekeeper train [PHOTOS...]``: train the dice reader's models from scratch and write the model card.
+"""``scorekeeper train [FOLDER...]``: train the dice reader's models from scratch and write the model card.
 
-Needs the ``train`` extra (torch); everything else in scorekeeper runs without it.
+A folder is either labelled photos (images/, labels/, split.csv) or the corrections the window kept
+from players' taps (corrections.jsonl). Needs the ``train`` extra (torch); everything else in
+scorekeeper runs without it.
 """
 
 from __future__ import annotations
@@ -22,10 +24,15 @@ def add_parser(commands: Any) -> None:
         description=(
             "Render synthetic scenes, add the train split of labelled photo folders (YOLO labels, "
             "class = pips - 1, split.csv), train the dice finder and the pip reader from scratch with a "
-            "fixed seed, export both to ONNX and write the model card (models/README.md)."
+            "fixed seed, export both to ONNX and write the model card (models/README.md). Corrections "
+            "folders that the window kept from players' taps (corrections.jsonl; the window's is "
+            "~/.local/share/scorekeeper/corrections) teach the pip reader their dice too."
         ),
     )
-    parser.add_argument("photos", nargs="*", type=Path, metavar="PHOTOS", help="labelled photo folders (images/, labels/, split.csv)")
+    parser.add_argument(
+        "photos", nargs="*", type=Path, metavar="FOLDER",
+        help="labelled photo folders (images/, labels/, split.csv) or corrections folders (corrections.jsonl)",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "models", help="model folder to write (default: models/)")
     parser.add_argument("--samples", type=Path, default=REPO / "sample_images", help="rendered sample images to measure in the card")
     parser.add_argument("--card-only", action="store_true", help="only measure the models in --out and rewrite the card")
@@ -38,10 +45,20 @@ def _report(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    photos = [Path(p) for p in args.photos]
-    for folder in photos:
-        if not (folder / "images").is_dir():
-            print(f"scorekeeper train: {folder} is not a labelled photo folder (expected images/ and labels/ in it)", file=sys.stderr)
+    from scorekeeper.vision.corrections import INDEX
+
+    photos, corrections = [], []
+    for folder in map(Path, args.photos):
+        if (folder / "images").is_dir():
+            photos.append(folder)
+        elif (folder / INDEX).is_file():
+            corrections.append(folder)
+        else:
+            print(
+                f"scorekeeper train: {folder} is neither a labelled photo folder (images/ and labels/ in it) "
+                f"nor a corrections folder ({INDEX} in it)",
+                file=sys.stderr,
+            )
             return 2
     from scorekeeper.training.card import write_card
 
@@ -55,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         config = TrainConfig()
         if args.quick:
             config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30, mined_scenes=20)
-        run_training(config, photos, args.out, _report)
-    write_card(args.out, photos, args.samples, command, _report)
+        run_training(config, photos, args.out, _report, corrections)
+    write_card(args.out, photos, args.samples, command, _report, corrections)
     _report(f"model card written to {args.out / 'README.md'}")
     return 0

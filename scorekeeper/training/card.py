@@ -36,7 +36,14 @@ HEADER = (
 )
 
 
-def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path | None, command: str, report: Callable[[str], None]) -> dict[str, object]:
+def write_card(
+    model_dir: Path,
+    photo_folders: Sequence[Path],
+    samples_dir: Path | None,
+    command: str,
+    report: Callable[[str], None],
+    corrections: Sequence[Path] = (),
+) -> dict[str, object]:
     """Measure the models in ``model_dir`` and write its README.md; returns the numbers."""
     manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
     reader = OnnxDiceReader(model_dir)
@@ -94,7 +101,7 @@ def write_card(model_dir: Path, photo_folders: Sequence[Path], samples_dir: Path
     fresh = (
         f" {share:.0%} of each pip-reader batch is cut afresh from the real photos' dice: turned by any"
         f"\n  angle, and {SMALL_SHARE:.0%} of them brought down to the resolution of a {SMALL_SIDES[0]:.0f}-{SMALL_SIDES[1]:.0f} px die."
-        if share and photo_folders else ""
+        if share and (photo_folders or corrections) else ""
     )
     text = f"""# Dice reader models
 
@@ -134,6 +141,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
   style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
   lights, blur, noise, JPEG; dice apart or touching in groups; 640x480, 800x600 and 1280x720 frames.
 - Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
+- Players' tap corrections (pip reader only): {', '.join(f'`{p}`' for p in corrections) or 'none'}.
 - Augmentation: quarter turns (for the finder, not on rendered views tilted {UPRIGHT_TILT:.0f} degrees or more,
   whose side faces must stay below the top face), flips, colour channel shuffles, grey, inverted
   colours, gain, contrast, gamma, tint, noise, blur; crops jittered in place and size as the

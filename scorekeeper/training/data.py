@@ -4,12 +4,15 @@ pip-reader crops with classes. No torch here: this runs in worker processes."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.vision.corrections import CorrectionsError, load_corrections
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, CROP_CONTEXT, box_iou, crop_boxes, finder_scale
 from scorekeeper.vision.render import random_scene, render_with_visibility
@@ -112,6 +115,55 @@ def fresh_photo_crops(
         crops[i] = crop
         values[i] = labels.values[dice[pick][1]]
     return crops, values
+
+
+CORRECTION_CROPS = 12
+"""Crops cut once from each die a player corrected (each photo die gets as many: ``photo_repeat``
+times two); a "not a die" correction gets four times as many, having no fresh crops in the batches."""
+
+
+def corrected_die_samples(picture: NDArray[np.uint8], box: tuple[float, float, float, float], value: int | None, seed: int) -> Samples:
+    """Pip-reader samples from one die a player corrected: crops at jittered boxes (class 0 for
+    "not a die"), and for a die its picture, for fresh crops in every batch (``fresh_photo_crops``).
+    The picture is widened by repeating its edges: it holds the die with a quarter of a margin, and
+    a turned, widened crop reaches further.
+
+    >>> out = corrected_die_samples(np.zeros((30, 30, 3), np.uint8), (5, 5, 25, 25), 4, seed=0)
+    >>> len(out.photos), out.photos[0][1].boxes.tolist(), out.classes[0][:3].tolist()
+    (1, [[25.0, 25.0, 45.0, 45.0]], [4, 4, 4])
+    """
+    rng = np.random.default_rng(seed)
+    pad = int(math.ceil(max(box[2] - box[0], box[3] - box[1])))
+    frame = np.asarray(cv2.copyMakeBorder(picture, pad, pad, pad, pad, cv2.BORDER_REPLICATE), np.uint8)
+    where = np.array([box], np.float32) + pad
+    count = CORRECTION_CROPS * (1 if value is not None else 4)
+    out = Samples()
+    out.crops.append(crop_boxes(frame, jitter_boxes(np.repeat(where, count, 0), rng)))
+    out.classes.append(np.full(count, value or 0, np.int64))
+    if value is not None:
+        out.photos.append((frame, Detections(where, np.array([value]), np.ones(1, np.float32))))
+    return out
+
+
+def corrections_samples(folder: Path, seed: int, report: Callable[[str], None]) -> Samples:
+    """Pip-reader samples from the dice players corrected, kept in a corrections folder by the
+    window. Lines and pictures that cannot be used are reported and skipped."""
+    kept, problems = load_corrections(folder)
+    for problem in problems:
+        report(problem)
+    out = Samples()
+    values = []
+    for n, correction in enumerate(kept):
+        try:
+            picture = correction.load()
+        except CorrectionsError as exc:
+            report(f"{exc}; skipped")
+            continue
+        out.extend(corrected_die_samples(picture, correction.box, correction.value, seed=seed + 15_485_863 * (n + 1)))
+        values.append(correction.value)
+    dice = sum(v is not None for v in values)
+    report(f"{folder}: {len(values)} corrections used ({dice} dice, {len(values) - dice} not dice), {len(kept) - len(values) + len(problems)} skipped")
+    return out
 
 
 def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> NDArray[np.bool_]:

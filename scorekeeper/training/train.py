@@ -21,7 +21,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from scorekeeper.training.data import Samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
+from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
@@ -83,8 +83,9 @@ def _seed_all(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
-    """Render the synthetic scenes and cut the real photos' train split into samples."""
+def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None], corrections: Sequence[Path] = ()) -> Samples:
+    """Render the synthetic scenes, cut the real photos' train split into samples and add the dice
+    players corrected (pip reader only: a correction keeps the die, not the whole frame)."""
     samples = Samples()
     seeds = [config.seed * 1_000_003 + i for i in range(config.synthetic)]
     start = time.monotonic()
@@ -107,6 +108,8 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
                 else:  # the frame once for the finder (it augments itself), fresh crops each time
                     samples.crops += part.crops
                     samples.classes += part.classes
+    for folder in corrections:
+        samples.extend(corrections_samples(folder, config.seed, report))
     return samples
 
 
@@ -352,12 +355,14 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
     os.replace(tmp, out_dir / MANIFEST_FILE)
 
 
-def run_training(config: TrainConfig, photo_folders: Sequence[Path], out_dir: Path, report: Callable[[str], None]) -> float:
+def run_training(
+    config: TrainConfig, photo_folders: Sequence[Path], out_dir: Path, report: Callable[[str], None], corrections: Sequence[Path] = ()
+) -> float:
     """Train both models and export them into ``out_dir``; returns the seconds it took."""
     start = time.monotonic()
     torch.set_num_threads(config.threads)
     _seed_all(config.seed)
-    samples = gather(config, photo_folders, report)
+    samples = gather(config, photo_folders, report, corrections)
     report(f"data ready: {len(samples.images)} finder images, {sum(len(c) for c in samples.crops)} crops ({time.monotonic() - start:.0f} s)")
     finder = train_finder(samples, config, report)
     samples.extend(mine(finder, config, photo_folders, report))

@@ -28,8 +28,8 @@ from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
 from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
 from scorekeeper.ui.controller import GameController
-from scorekeeper.ui.corrections import save_correction
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
+from scorekeeper.vision.corrections import save_correction
 from scorekeeper.vision.detections import Detections
 
 if TYPE_CHECKING:
