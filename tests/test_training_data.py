@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import CORRECTION_CROPS, corrected_die_samples, corrections_samples, fresh_photo_crops, negative_boxes, off_every_face
-from scorekeeper.vision.corrections import save_correction
+from scorekeeper.vision.corrections import save_correction, withdraw_correction
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, box_iou
 from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
@@ -97,12 +97,14 @@ def test_a_corrections_folder_becomes_samples_and_its_bad_lines_are_reported(tmp
     frame[80:120, 100:140] = 250
     save_correction(tmp_path, frame, (100.0, 80.0, 140.0, 120.0), 3, 5)
     save_correction(tmp_path, frame, (200.0, 80.0, 240.0, 120.0), 2, None)
+    undone = save_correction(tmp_path, frame, (100.0, 80.0, 140.0, 120.0), 3, 6)
+    withdraw_correction(tmp_path, undone)
     with open(tmp_path / "corrections.jsonl", "a", encoding="utf-8") as stream:
         stream.write("not json\n")
     messages: list[str] = []
     samples = corrections_samples(tmp_path, 2026, messages.append)
     classes = np.concatenate(samples.classes)
-    assert sorted(set(classes.tolist())) == [0, 5] and len(samples.photos) == 1
+    assert sorted(set(classes.tolist())) == [0, 5] and len(samples.photos) == 1, "the undone 6 is not learnt"
     assert not samples.images, "a correction keeps a die, not a frame for the finder"
-    assert messages[0].startswith(f"{tmp_path / 'corrections.jsonl'}:3:")
-    assert messages[-1] == f"{tmp_path}: 2 corrections used (1 dice, 1 not dice), 1 skipped"
+    assert messages[0].startswith(f"{tmp_path / 'corrections.jsonl'}:5:")
+    assert messages[-1] == f"{tmp_path}: 2 corrections used (1 dice, 1 not dice), 1 taken back in the game, 1 skipped"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from scorekeeper.rules import Dice, load_rules
 from scorekeeper.ui.camera_pane import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
-from tests.ui_fakes import LabelReader, ScriptedTable
+from tests.ui_fakes import LabelReader, Misread, ScriptedTable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,6 +172,55 @@ def test_a_broken_last_profile_is_reported_and_the_default_used(qtbot: QtBot, tm
     window = window_on(qtbot, tmp_path, None)
     assert "settle_frames" in window.camera.prompt.text() and "not used" in window.camera.prompt.text()
     assert window.camera.profile_name == "default profile"
+    window.close()
+
+
+def test_a_correction_undone_in_the_game_is_withdrawn_from_training_and_a_redo_restores_it(qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from scorekeeper.vision.corrections import load_corrections
+
+    table = ScriptedTable(640, 480)
+    controller = GameController(tmp_path)
+    misread = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=0.2)
+    window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
+    qtbot.addWidget(window)
+    window.show()
+    camera, entry, folder = window.camera, window.turn_panel.entry, tmp_path / "corrections"
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+
+    def tap(index: int, face: int) -> None:
+        qtbot.mouseClick(camera.view, Qt.MouseButton.LeftButton, pos=camera.view.die_centre(index))
+        qtbot.mouseClick(camera.picker.buttons[face], Qt.MouseButton.LeftButton)
+
+    def learnt() -> list[tuple[int | None, int | None]]:
+        found = load_corrections(folder)
+        assert found.problems == ()
+        return [(c.was, c.value) for c in found.corrections]
+
+    # a flagged 3 is tapped as a 5 by mistake: the roll is taken with the correction
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: camera.pending is not None, timeout=20000)
+    tap(camera.pending.unsure.index(True), 5)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    qtbot.keyClick(entry, Qt.Key.Key_Z)
+    assert controller.state.turn.roll == Dice.from_str("2 3 4"), "undo takes the correction back"
+    assert learnt() == [] and load_corrections(folder).withdrawn == 1
+    qtbot.keyClick(entry, Qt.Key.Key_Y)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    qtbot.keyClick(entry, Qt.Key.Key_Z)
+    assert learnt() == []
+    taken = camera.taken
+    assert taken is not None and sorted(taken.values) == [2, 3, 4], "the die drawn is back as read, to be tapped afresh"
+
+    # tapped again, on the roll taken, as the 6 it really shows: that label stands; undone, it goes too
+    tap(taken.values.index(3), 6)
+    assert controller.state.turn.roll == Dice.from_str("2 4 6") and learnt() == [(3, 6)]
+    qtbot.keyClick(entry, Qt.Key.Key_Z)
+    assert controller.state.turn.roll == Dice.from_str("2 3 4") and learnt() == []
+    assert camera.taken is taken and sorted(taken.values) == [2, 3, 4]
+    lines = (folder / "corrections.jsonl").read_text().splitlines()
+    assert len(lines) == 6 and all(json.loads(line).keys() & {"file", "withdrawn", "restored"} for line in lines)
     window.close()
 
 

@@ -102,6 +102,18 @@ class Game:
         return tuple(self._log)
 
     @property
+    def actions(self) -> tuple[Action, ...]:
+        """The steps in force, in order: the log without the steps undone (and not redone).
+
+        >>> from scorekeeper.rules import load_rules
+        >>> game = Game.new(load_rules("retail"), ["Ann"])
+        >>> game.roll("1 2 3 3 4 6"); game.correct(6, 5); game.undo()
+        >>> [type(action).__name__ for action in game.actions]
+        ['PlayerAdded', 'DiceRolled']
+        """
+        return tuple(self._active)
+
+    @property
     def can_undo(self) -> bool:
         """Whether there is a step to take back."""
         return bool(self._active)

@@ -148,12 +148,12 @@ def corrected_die_samples(picture: NDArray[np.uint8], box: tuple[float, float, f
 def corrections_samples(folder: Path, seed: int, report: Callable[[str], None]) -> Samples:
     """Pip-reader samples from the dice players corrected, kept in a corrections folder by the
     window. Lines and pictures that cannot be used are reported and skipped."""
-    kept, problems = load_corrections(folder)
-    for problem in problems:
+    found = load_corrections(folder)
+    for problem in found.problems:
         report(problem)
     out = Samples()
     values = []
-    for n, correction in enumerate(kept):
+    for n, correction in enumerate(found.corrections):
         try:
             picture = correction.load()
         except CorrectionsError as exc:
@@ -162,7 +162,8 @@ def corrections_samples(folder: Path, seed: int, report: Callable[[str], None]) 
         out.extend(corrected_die_samples(picture, correction.box, correction.value, seed=seed + 15_485_863 * (n + 1)))
         values.append(correction.value)
     dice = sum(v is not None for v in values)
-    report(f"{folder}: {len(values)} corrections used ({dice} dice, {len(values) - dice} not dice), {len(kept) - len(values) + len(problems)} skipped")
+    skipped = len(found.corrections) - len(values) + len(found.problems)
+    report(f"{folder}: {len(values)} corrections used ({dice} dice, {len(values) - dice} not dice), {found.withdrawn} taken back in the game, {skipped} skipped")
     return out
 
 

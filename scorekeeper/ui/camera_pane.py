@@ -2,7 +2,8 @@
 
 A roll is taken when the dice in the rolling area have settled and none is unsure;
 unsure dice are flagged and the roll waits until each is confirmed or corrected by
-a tap. Every correction is a game event, and its crop is kept for training.
+a tap. Every correction is a game event, and its crop is kept for training; when the
+game takes that event back (undo), the crop is withdrawn from training too.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
+from scorekeeper.game import DiceRolled, DieCorrected, Game, GameState, Phase
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.pipeline.sources import Frame
@@ -29,7 +30,7 @@ from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
 from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
-from scorekeeper.vision.corrections import save_correction
+from scorekeeper.vision.corrections import Box, save_correction, withdraw_correction
 from scorekeeper.vision.detections import Detections
 
 if TYPE_CHECKING:
@@ -76,8 +77,9 @@ class DiceOnTable:
     """Which dice still wait for a tap."""
     read: tuple[int, ...] = ()
     """The values as the camera read them (what the roll event records)."""
-    corrections: list[tuple[int | None, int | None]] = field(default_factory=list)
-    """Corrections made before the roll was taken; each becomes a game event with it."""
+    corrections: list[tuple[int | None, int | None, Box, Path | None]] = field(default_factory=list)
+    """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
+    training); each becomes a game event with it."""
 
     @classmethod
     def from_detections(cls, dice: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8]) -> DiceOnTable:
@@ -96,6 +98,38 @@ class DiceOnTable:
 
     def remove(self, index: int) -> None:
         del self.boxes[index], self.values[index], self.unsure[index]
+
+    def set_die(self, box: Box, face: int | None) -> None:
+        """Make the die at ``box`` show ``face``; None: no die there (not a die, or a missed die undone)."""
+        if box in self.boxes:
+            index = self.boxes.index(box)
+            if face is None:
+                self.remove(index)
+            else:
+                self.values[index] = face
+        elif face is not None:
+            self.boxes.append(box)
+            self.values.append(face)
+            self.unsure.append(False)
+
+
+@dataclass
+class Tap:
+    """A tap correction the game took as a step: undo and redo of that step change the die drawn
+    and withdraw or restore the picture kept for training."""
+
+    game: Game
+    """The game the step belongs to."""
+    step: DieCorrected
+    """The step itself: while the game holds it, the correction stands."""
+    dice: DiceOnTable
+    """The dice drawn when the tap was made."""
+    box: Box
+    """The tapped die's box."""
+    picture: Path | None
+    """The picture kept in the corrections folder (None: it could not be saved)."""
+    undone: bool = False
+    """Whether the game has taken the step back."""
 
 
 def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProfile, str, str]:
@@ -172,6 +206,8 @@ class CameraPane(QWidget):
         self.latest: WatchStep | None = None
         self.pending: DiceOnTable | None = None
         self.taken: DiceOnTable | None = None
+        self.taps: list[Tap] = []
+        """Tap corrections of this game, followed through undo and redo."""
         self.picker: DiePicker | None = None
         self._tapping = False
         self.source_name = ""
@@ -371,9 +407,11 @@ class CameraPane(QWidget):
         read = Dice(dice.read)
         if not self.controller.take(DiceRolled(read, "camera")):
             return
-        for was, now in dice.corrections:
-            if was != now and not self.controller.take(DieCorrected(was, now)):
+        for was, now, box, picture in dice.corrections:
+            step = DieCorrected(was, now)
+            if not self.controller.take(step):
                 break
+            self.follow(step, dice, box, picture)
         dice.corrections.clear()
         dice.unsure = [False] * len(dice.values)
         self.taken = dice
@@ -382,6 +420,7 @@ class CameraPane(QWidget):
 
     def game_changed(self) -> None:
         state = self.controller.state
+        self.follow_undo()
         if self.pending is not None and (state is None or state.phase is not Phase.TO_ROLL):
             self.pending = None
             self.prompt.setText("")
@@ -425,7 +464,7 @@ class CameraPane(QWidget):
         box = dice.boxes[index]
         if dice is self.pending:
             if face != was:
-                dice.corrections.append((was, face))
+                dice.corrections.append((was, face, box, self.keep_for_training(dice.frame, box, was, face)))
             if face is None:
                 dice.remove(index)
             else:
@@ -433,15 +472,15 @@ class CameraPane(QWidget):
                 dice.unsure[index] = False
         elif face == was:
             return
-        elif self.take_tap(DieCorrected(was, face)):
+        else:
+            step = DieCorrected(was, face)
+            if not self.take_tap(step):
+                return
             if face is None:
                 dice.remove(index)
             else:
                 dice.values[index] = face
-        else:
-            return
-        if face != was:
-            self.keep_for_training(dice.frame, box, was, face)
+            self.follow(step, dice, box, self.keep_for_training(dice.frame, box, was, face))
         self.after_tap(dice)
 
     def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int | None) -> None:
@@ -451,13 +490,13 @@ class CameraPane(QWidget):
         half = (float(np.median(sizes)) if sizes else max(self.profile.die_size, 40.0)) / 2
         box = (x - half, y - half, x + half, y + half)
         if dice is self.pending:
-            dice.corrections.append((None, face))
-        elif not self.take_tap(DieCorrected(None, face)):
-            return
-        dice.boxes.append(box)
-        dice.values.append(face)
-        dice.unsure.append(False)
-        self.keep_for_training(dice.frame, box, None, face)
+            dice.corrections.append((None, face, box, self.keep_for_training(dice.frame, box, None, face)))
+        else:
+            step = DieCorrected(None, face)
+            if not self.take_tap(step):
+                return
+            self.follow(step, dice, box, self.keep_for_training(dice.frame, box, None, face))
+        dice.set_die(box, face)
         self.after_tap(dice)
 
     def take_tap(self, correction: DieCorrected) -> bool:
@@ -473,8 +512,39 @@ class CameraPane(QWidget):
             self.take_roll(dice)
         self.view.set_overlay(self.overlay())
 
-    def keep_for_training(self, frame: NDArray[np.uint8], box: tuple[float, float, float, float], was: int | None, now: int | None) -> None:
+    def keep_for_training(self, frame: NDArray[np.uint8], box: Box, was: int | None, now: int | None) -> Path | None:
+        """Save the corrected die for training; its picture's path, or None if it could not be saved."""
         try:
-            save_correction(self.corrections_folder, frame, box, was, now)
+            return save_correction(self.corrections_folder, frame, box, was, now)
         except OSError as exc:
             log.warning("correction not kept for training: %s", exc)
+            return None
+
+    def follow(self, step: DieCorrected, dice: DiceOnTable, box: Box, picture: Path | None) -> None:
+        """Follow the game step a tap became through undo and redo."""
+        if self.controller.game is not None:
+            self.taps.append(Tap(self.controller.game, step, dice, box, picture))
+
+    def follow_undo(self) -> None:
+        """For each tap whose step the game took back, or did again: put the die drawn back as it was
+        (or again as tapped), so the player can tap it afresh; and mark the picture kept for training
+        withdrawn (or restored): a wrong tap, undone, must not teach the reader the misread. Taps of a
+        game no longer on screen (another game, or one rebuilt by a history edit) are left as they are."""
+        game = self.controller.game
+        self.taps = [tap for tap in self.taps if tap.game is game]
+        if game is None or not self.taps:
+            return
+        in_force = {id(step) for step in game.actions}
+        for tap in self.taps:
+            undone = id(tap.step) not in in_force
+            if undone == tap.undone:
+                continue
+            tap.undone = undone
+            if tap.dice is self.taken:
+                tap.dice.set_die(tap.box, tap.step.was if undone else tap.step.now)
+            if tap.picture is None:
+                continue
+            try:
+                withdraw_correction(self.corrections_folder, tap.picture, undone)
+            except OSError as exc:
+                log.warning("could not mark the correction %s %s: %s", tap.picture.name, "withdrawn" if undone else "restored", exc)

@@ -2,8 +2,10 @@
 
 Each tap correction in the window adds a PNG of the die (with a margin) to the corrections folder and one
 line to its ``corrections.jsonl``: the file, the value read, the value it really is
-(null: not a die), the box in the frame and the frame's size. ``scorekeeper train`` reads them back
-with ``load_corrections``: the pip reader then learns the dice of the players' own table.
+(null: not a die), the box in the frame and the frame's size. When the game takes a correction back
+(undo), a line ``{"withdrawn": FILE}`` follows; a redo adds ``{"restored": FILE}``. The file only
+grows, so a crash never costs what was kept before. ``scorekeeper train`` reads them back with
+``load_corrections``: the pip reader then learns the dice of the players' own table.
 """
 
 from __future__ import annotations
@@ -78,6 +80,18 @@ def save_correction(folder: Path, frame: NDArray[np.uint8], box: Box, was: int |
         "frame_size": [int(width), int(height)],
         "time": datetime.now().astimezone().isoformat(timespec="seconds"),
     }
+    _append(folder, record)
+    return path
+
+
+def withdraw_correction(folder: Path, picture: Path, withdrawn: bool = True) -> None:
+    """Mark the correction saved as ``picture`` as taken back by the game (an undo), or with
+    ``withdrawn=False`` as in force again (a redo). Its picture stays: a redo needs it."""
+    key = "withdrawn" if withdrawn else "restored"
+    _append(folder, {key: picture.name, "time": datetime.now().astimezone().isoformat(timespec="seconds")})
+
+
+def _append(folder: Path, record: dict[str, Any]) -> None:
     with open(folder / INDEX, "a+b") as stream:
         # after a crash in the middle of a line, the next record starts on a line of its own
         start = b""
@@ -87,7 +101,6 @@ def save_correction(folder: Path, frame: NDArray[np.uint8], box: Box, was: int |
         stream.write(start + json.dumps(record).encode("utf-8") + b"\n")
         stream.flush()
         os.fsync(stream.fileno())
-    return path
 
 
 @dataclass(frozen=True)
@@ -120,10 +133,7 @@ def _face(record: dict[str, Any], key: str) -> int | None:
     return value
 
 
-def _record(line: str, folder: Path) -> tuple[Correction, tuple[int, int], Box]:
-    record = json.loads(line)
-    if not isinstance(record, dict):
-        raise ValueError(f"expected a JSON object, got {line.strip()[:40]!r}")
+def _record(record: dict[str, Any]) -> tuple[str, Box, tuple[int, int], int | None, int | None]:
     name = record.get("file")
     if not isinstance(name, str) or not name or Path(name).name != name:
         raise ValueError(f"'file' must be a picture's name in the folder, got {name!r}")
@@ -137,19 +147,40 @@ def _record(line: str, folder: Path) -> tuple[Correction, tuple[int, int], Box]:
     value, was = _face(record, "value"), _face(record, "was")
     if value is None and was is None:
         raise ValueError("'value' and 'was' are both null: nothing was corrected")
-    picture = folder / name
-    if not picture.is_file():
-        raise ValueError(f"its picture {name} is missing")
-    frame_box = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
-    return Correction(picture, box_in_crop(frame_box, (size[0], size[1])), value, was), (size[0], size[1]), frame_box
+    return name, (float(box[0]), float(box[1]), float(box[2]), float(box[3])), (size[0], size[1]), value, was
 
 
-def load_corrections(folder: Path) -> tuple[list[Correction], list[str]]:
-    """The corrections kept in ``folder``, and a message for each line that cannot be used (those are
-    skipped: a half-written last line after a crash must not cost the rest).
+def _status(record: dict[str, Any]) -> tuple[str, bool] | None:
+    """A line saying the game took a correction back (True) or put it in force again (False)."""
+    for key, withdrawn in (("withdrawn", True), ("restored", False)):
+        if key in record:
+            name = record[key]
+            if not isinstance(name, str) or not name or Path(name).name != name:
+                raise ValueError(f"{key!r} must be a picture's name in the folder, got {name!r}")
+            return name, withdrawn
+    return None
 
-    A die corrected twice (first 5, then 6: the second correction's ``was`` is the first's value,
-    on the same box of the same frame) counts once, with its last value.
+
+@dataclass(frozen=True)
+class CorrectionsRead:
+    """What ``load_corrections`` found in a corrections folder."""
+
+    corrections: tuple[Correction, ...]
+    """The dice to learn from, in the order they were corrected."""
+    problems: tuple[str, ...]
+    """A message for each line that cannot be used (file, line number, why); those lines are skipped."""
+    withdrawn: int
+    """Corrections left out because the game took them back (undone, and not done again)."""
+
+
+def load_corrections(folder: Path) -> CorrectionsRead:
+    """The corrections kept in ``folder``. Lines that cannot be used are reported and skipped: a
+    half-written last line after a crash must not cost the rest.
+
+    A correction the game took back (undone) is left out: the player pressed undo because the tap
+    was wrong, and a wrong label would teach the reader the misread. A die corrected twice (first 5,
+    then 6: the second correction's ``was`` is the first's value, on the same box of the same frame)
+    counts once, with its last value.
     """
     folder = Path(folder)
     index = folder / INDEX
@@ -159,18 +190,40 @@ def load_corrections(folder: Path) -> tuple[list[Correction], list[str]]:
         lines = index.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise CorrectionsError(f"cannot read {index}: {exc}") from None
-    kept: list[tuple[Correction, tuple[int, int], Box]] = []
-    problems = []
+    records: list[tuple[int, str, Box, tuple[int, int], int | None, int | None]] = []
+    withdrawn: dict[str, bool] = {}
+    statuses: list[tuple[int, str]] = []
+    problems: list[tuple[int, str]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            entry = _record(line, folder)
-        except ValueError as exc:  # json.JSONDecodeError is a ValueError
-            problems.append(f"{index}:{number}: {exc}; line skipped")
+            record = json.loads(line)  # json.JSONDecodeError is a ValueError
+            if not isinstance(record, dict):
+                raise ValueError(f"expected a JSON object, got {line.strip()[:40]!r}")
+            status = _status(record)
+            if status is not None:
+                withdrawn[status[0]] = status[1]
+                statuses.append((number, status[0]))
+            else:
+                records.append((number, *_record(record)))
+        except ValueError as exc:
+            problems.append((number, str(exc)))
+    named = {record[1] for record in records}
+    problems += [(number, f"it takes back {name}, which no line records") for number, name in statuses if name not in named]
+    kept: list[tuple[Correction, tuple[int, int], Box]] = []
+    left_out = 0
+    for number, name, frame_box, size, value, was in records:
+        if withdrawn.get(name, False):
+            left_out += 1
             continue
-        correction, size, frame_box = entry
+        picture = folder / name
+        if not picture.is_file():
+            problems.append((number, f"its picture {name} is missing"))
+            continue
+        correction = Correction(picture, box_in_crop(frame_box, size), value, was)
         # a second correction of the same die replaces the first
         kept = [k for k in kept if not (k[1] == size and k[2] == frame_box and k[0].value == correction.was)]
-        kept.append(entry)
-    return [k[0] for k in kept], problems
+        kept.append((correction, size, frame_box))
+    messages = tuple(f"{index}:{number}: {why}; line skipped" for number, why in sorted(problems))
+    return CorrectionsRead(tuple(k[0] for k in kept), messages, left_out)
