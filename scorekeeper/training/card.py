@@ -15,7 +15,7 @@ from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_conditions, score_dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.evaluation import Score
-from scorekeeper.vision.processing import CROP, VIEWS
+from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
 from scorekeeper.vision.render import random_scene, render
 
@@ -123,8 +123,9 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
    Output: 7 logits: not a die, 1, ..., 6 pips. Each crop is read in its {VIEWS} quarter turns
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
-   its value; candidates whose "not a die" probability is >= 0.5 are dropped, dice below
-   {manifest['unsure_below']} are reported unsure.
+   its value; candidates whose "not a die" probability is >= 0.5 are dropped, unless the finder
+   is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
+   most 50% sure, so they are asked about. Dice below {manifest['unsure_below']} are reported unsure.
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down

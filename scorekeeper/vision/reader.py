@@ -27,6 +27,7 @@ from scorekeeper.vision.processing import (
     VIEWS,
     crop_boxes,
     decode_finder,
+    dice_kept,
     finder_input,
     finder_scale,
     dihedral_views,
@@ -189,6 +190,6 @@ class OnnxDiceReader:
             raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
         probs = mean_over_views(softmax(logits), VIEWS)
         values = probs[:, 1:].argmax(1) + 1
-        is_die = probs[:, NOT_A_DIE] < 0.5
+        is_die = dice_kept(scores[keep], probs[:, NOT_A_DIE])
         confidences = probs[np.arange(len(values)), values]
         return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)
