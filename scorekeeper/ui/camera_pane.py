@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,8 +123,8 @@ class Tap:
     """The game the step belongs to."""
     step: DieCorrected
     """The step itself: while the game holds it, the correction stands."""
-    dice: DiceOnTable
-    """The dice drawn when the tap was made."""
+    dice: weakref.ref[DiceOnTable]
+    """The dice drawn when the tap was made; weak, so a game's taps do not keep every roll's frame."""
     box: Box
     """The tapped die's box."""
     picture: Path | None
@@ -523,7 +524,7 @@ class CameraPane(QWidget):
     def follow(self, step: DieCorrected, dice: DiceOnTable, box: Box, picture: Path | None) -> None:
         """Follow the game step a tap became through undo and redo."""
         if self.controller.game is not None:
-            self.taps.append(Tap(self.controller.game, step, dice, box, picture))
+            self.taps.append(Tap(self.controller.game, step, weakref.ref(dice), box, picture))
 
     def follow_undo(self) -> None:
         """For each tap whose step the game took back, or did again: put the die drawn back as it was
@@ -540,8 +541,9 @@ class CameraPane(QWidget):
             if undone == tap.undone:
                 continue
             tap.undone = undone
-            if tap.dice is self.taken:
-                tap.dice.set_die(tap.box, tap.step.was if undone else tap.step.now)
+            dice = tap.dice()
+            if dice is not None and dice is self.taken:
+                dice.set_die(tap.box, tap.step.was if undone else tap.step.now)
             if tap.picture is None:
                 continue
             try:
