@@ -227,14 +227,20 @@ def test_a_camera_lost_mid_stream_ends_with_a_clear_message(capsys: pytest.Captu
 @pytest.mark.slow
 def test_ctrl_c_on_the_real_command_exits_cleanly(tmp_path: Path) -> None:
     save_profile(CalibrationProfile(resolution=(320, 240)), tmp_path / "small.toml")
-    command = [sys.executable, "-m", "scorekeeper", "watch", "demo", "--calibration", str(tmp_path / "small.toml")]
+    # -X faulthandler: should it ever hang after Ctrl-C, SIGABRT makes it print where every thread is
+    command = [sys.executable, "-X", "faulthandler", "-m", "scorekeeper", "watch", "demo", "--calibration", str(tmp_path / "small.toml")]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     banner = process.stderr.readline()  # printed once the camera (here the demo) and the model are ready
     assert "Ctrl-C to stop" in banner, banner + process.stderr.read()
     time.sleep(0.5)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=20)
+    try:
+        out, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGABRT)
+        out, err = process.communicate()
+        pytest.fail(f"still running 20 s after Ctrl-C; where it was:\n{err}")
     assert process.returncode == 0, err
     assert "Traceback" not in err
 
