@@ -229,7 +229,14 @@ def test_ctrl_c_on_the_real_command_exits_cleanly(tmp_path: Path) -> None:
     save_profile(CalibrationProfile(resolution=(320, 240)), tmp_path / "small.toml")
     # -X faulthandler: should it ever hang after Ctrl-C, SIGABRT makes it print where every thread is
     command = [sys.executable, "-X", "faulthandler", "-m", "scorekeeper", "watch", "demo", "--calibration", str(tmp_path / "small.toml")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # Tests run as a shell's background job start with Ctrl-C ignored, and a child inherits that
+    # (then Python installs no KeyboardInterrupt); a handled signal is reset at exec, so the command
+    # gets Ctrl-C as in a terminal whatever ran the tests.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert process.stderr is not None
     banner = process.stderr.readline()  # printed once the camera (here the demo) and the model are ready
     assert "Ctrl-C to stop" in banner, banner + process.stderr.read()
