@@ -466,22 +466,15 @@ class CameraPane(QWidget):
         if dice is self.pending:
             if face != was:
                 dice.corrections.append((was, face, box, self.keep_for_training(dice.frame, box, was, face)))
-            if face is None:
-                dice.remove(index)
-            else:
-                dice.values[index] = face
-                dice.unsure[index] = False
+            dice.unsure[index] = False
         elif face == was:
             return
         else:
             step = DieCorrected(was, face)
             if not self.take_tap(step):
                 return
-            if face is None:
-                dice.remove(index)
-            else:
-                dice.values[index] = face
             self.follow(step, dice, box, self.keep_for_training(dice.frame, box, was, face))
+        dice.set_die(box, face)
         self.after_tap(dice)
 
     def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int | None) -> None:

@@ -78,7 +78,6 @@ def save_correction(folder: Path, frame: NDArray[np.uint8], box: Box, was: int |
         "value": now,
         "box": [round(float(v), 1) for v in box],
         "frame_size": [int(width), int(height)],
-        "time": datetime.now().astimezone().isoformat(timespec="seconds"),
     }
     _append(folder, record)
     return path
@@ -88,10 +87,12 @@ def withdraw_correction(folder: Path, picture: Path, withdrawn: bool = True) -> 
     """Mark the correction saved as ``picture`` as taken back by the game (an undo), or with
     ``withdrawn=False`` as in force again (a redo). Its picture stays: a redo needs it."""
     key = "withdrawn" if withdrawn else "restored"
-    _append(folder, {key: picture.name, "time": datetime.now().astimezone().isoformat(timespec="seconds")})
+    _append(folder, {key: picture.name})
 
 
 def _append(folder: Path, record: dict[str, Any]) -> None:
+    """Add ``record``, stamped with the time, as a line of the folder's index."""
+    record = {**record, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
     with open(folder / INDEX, "a+b") as stream:
         # after a crash in the middle of a line, the next record starts on a line of its own
         start = b""

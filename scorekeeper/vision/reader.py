@@ -181,7 +181,7 @@ class OnnxDiceReader:
             raise ReaderError(f"dice finder failed on a {width}x{height} frame: {exc}") from exc
         boxes, scores = decode_finder(maps, scale, (height, width), self.files.finder_threshold)
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
-        boxes = boxes[keep]
+        boxes, scores = boxes[keep], scores[keep]
         if not len(boxes):
             return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
         try:
@@ -190,6 +190,6 @@ class OnnxDiceReader:
             raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
         probs = mean_over_views(softmax(logits), VIEWS)
         values = probs[:, 1:].argmax(1) + 1
-        is_die = dice_kept(scores[keep], probs[:, NOT_A_DIE])
+        is_die = dice_kept(scores, probs[:, NOT_A_DIE])
         confidences = probs[np.arange(len(values)), values]
         return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)
