@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorekeeper.vision.corrections import INDEX, CorrectionsError, load_corrections, save_correction, withdraw_correction
+from scorekeeper.vision.corrections import INDEX, CorrectionsError, load_corrections, save_correction, withdraw_correction, withdrawn_states
 
 
 def _table_with_die(box: tuple[int, int, int, int]) -> np.ndarray:
@@ -67,6 +67,11 @@ def test_a_die_corrected_twice_counts_once_with_its_last_value(tmp_path: Path) -
     save_correction(tmp_path, frame, (10.0, 10.0, 40.0, 40.0), 6, None)
     save_correction(tmp_path, frame, box, 5, 4)
     assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(6, None), (5, 4)]
+    save_correction(tmp_path, frame, (10.0, 10.0, 40.0, 40.0), None, 2)
+    save_correction(tmp_path, frame, box, 4, 5)
+    save_correction(tmp_path, frame, (50.0, 50.0, 90.0, 90.0), 4, 5)
+    found = load_corrections(tmp_path).corrections
+    assert [(c.was, c.value) for c in found] == [(None, 2), (4, 5), (4, 5)], "a third time too; another box is another die"
 
 
 def test_a_correction_the_game_took_back_is_left_out_until_it_is_done_again(tmp_path: Path) -> None:
@@ -74,7 +79,9 @@ def test_a_correction_the_game_took_back_is_left_out_until_it_is_done_again(tmp_
     box = (100.0, 80.0, 140.0, 120.0)
     first = save_correction(tmp_path, frame, box, 3, 5)
     second = save_correction(tmp_path, frame, box, 5, 6)
+    assert withdrawn_states(tmp_path) == {first.name: False, second.name: False}
     withdraw_correction(tmp_path, second)
+    assert withdrawn_states(tmp_path) == {first.name: False, second.name: True}
     found = load_corrections(tmp_path)
     assert [(c.was, c.value) for c in found.corrections] == [(3, 5)], "with the 6 undone, the die is a 5 again"
     assert found.withdrawn == 1 and found.problems == ()
@@ -83,6 +90,7 @@ def test_a_correction_the_game_took_back_is_left_out_until_it_is_done_again(tmp_
     withdraw_correction(tmp_path, second)
     withdraw_correction(tmp_path, first)
     assert load_corrections(tmp_path).corrections == ()
+    assert withdrawn_states(tmp_path) == {first.name: True, second.name: True}
     assert second.is_file(), "the picture stays, for a redo"
 
 
@@ -92,9 +100,13 @@ def test_a_withdrawal_of_a_correction_never_recorded_is_reported(tmp_path: Path)
     withdraw_correction(tmp_path, tmp_path / "elsewhere.png")
     with open(tmp_path / INDEX, "a", encoding="utf-8") as stream:
         stream.write(json.dumps({"withdrawn": "../up.png"}) + "\n")
+    with open(tmp_path / INDEX, "a", encoding="utf-8") as stream:
+        stream.write('{"file": "cut off mid-wr')
+    assert list(withdrawn_states(tmp_path).values()) == [False], "only pictures a line records, whatever else is there"
+    assert withdrawn_states(tmp_path / "new") == {}
     found = load_corrections(tmp_path)
     assert len(found.corrections) == 1 and found.withdrawn == 0
-    assert found.problems == (
+    assert found.problems[:2] == (
         f"{tmp_path / INDEX}:2: it takes back elsewhere.png, which no line records; line skipped",
         f"{tmp_path / INDEX}:3: 'withdrawn' must be a picture's name in the folder, got '../up.png'; line skipped",
     )

@@ -162,6 +162,33 @@ def _status(record: dict[str, Any]) -> tuple[str, bool] | None:
     return None
 
 
+def withdrawn_states(folder: Path) -> dict[str, bool]:
+    """For every picture the folder's index records, whether the game has taken its correction back
+    (its last ``withdrawn``/``restored`` line); empty when there is no index yet. Unreadable lines
+    are passed over: ``load_corrections`` reports them. Fast enough for the window to call on a
+    resumed game: no picture is opened.
+    """
+    try:
+        lines = (Path(folder) / INDEX).read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CorrectionsError(f"cannot read {Path(folder) / INDEX}: {exc}") from None
+    states: dict[str, bool] = {}
+    for line in lines:
+        try:
+            record = json.loads(line)
+            status = _status(record) if isinstance(record, dict) else None
+        except ValueError:
+            continue
+        if status is not None:
+            if status[0] in states:
+                states[status[0]] = status[1]
+        elif isinstance(record, dict) and isinstance(record.get("file"), str):
+            states[record["file"]] = False
+    return states
+
+
 @dataclass(frozen=True)
 class CorrectionsRead:
     """What ``load_corrections`` found in a corrections folder."""
@@ -212,7 +239,9 @@ def load_corrections(folder: Path) -> CorrectionsRead:
             problems.append((number, str(exc)))
     named = {record[1] for record in records}
     problems += [(number, f"it takes back {name}, which no line records") for number, name in statuses if name not in named]
-    kept: list[tuple[Correction, tuple[int, int], Box]] = []
+    kept: dict[int, Correction] = {}
+    # the same die (frame size, box) showing a value: the corrections that said so
+    saying: dict[tuple[tuple[int, int], Box, int | None], list[int]] = {}
     left_out = 0
     for number, name, frame_box, size, value, was in records:
         if withdrawn.get(name, False):
@@ -222,9 +251,10 @@ def load_corrections(folder: Path) -> CorrectionsRead:
         if not picture.is_file():
             problems.append((number, f"its picture {name} is missing"))
             continue
-        correction = Correction(picture, box_in_crop(frame_box, size), value, was)
         # a second correction of the same die replaces the first
-        kept = [k for k in kept if not (k[1] == size and k[2] == frame_box and k[0].value == correction.was)]
-        kept.append((correction, size, frame_box))
+        for earlier in saying.pop((size, frame_box, was), []):
+            kept.pop(earlier, None)
+        kept[number] = Correction(picture, box_in_crop(frame_box, size), value, was)
+        saying.setdefault((size, frame_box, value), []).append(number)
     messages = tuple(f"{index}:{number}: {why}; line skipped" for number, why in sorted(problems))
-    return CorrectionsRead(tuple(k[0] for k in kept), messages, left_out)
+    return CorrectionsRead(tuple(kept.values()), messages, left_out)
