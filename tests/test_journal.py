@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.game import Game, event_to_dict
+from scorekeeper.game import DieCorrected, Game, event_to_dict
 from scorekeeper.game.journal import (
     Journal,
     JournalError,
@@ -123,6 +123,33 @@ def test_an_event_the_game_refuses_is_damage_with_the_engines_reason(tmp_path: P
     assert contents.damage is not None
     assert contents.damage.line == len(path.read_text().splitlines()) - 1
     assert "bank" in contents.damage.reason
+
+
+def test_a_tap_correction_keeps_the_name_of_its_training_picture_and_older_lines_read_without(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    journal = Journal.create(path)
+    game = Game.new(load_rules("retail"), ["Ann"], sink=journal.write)
+    game.roll("1 2 3 4 6 6")
+    game.act(DieCorrected(3, 5, "20261201-101500-000001.png"))
+    game.act(DieCorrected(4, 2))
+    journal.close()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[-2] == {"type": "corrected", "was": 3, "now": 5, "picture": "20261201-101500-000001.png"}
+    assert lines[-1] == {"type": "corrected", "was": 4, "now": 2}, "no picture, no field: older journals read as before"
+    events = read_journal(path).events
+    assert events[-2:] == (DieCorrected(3, 5, "20261201-101500-000001.png"), DieCorrected(4, 2))
+
+
+@pytest.mark.parametrize("picture", ["../../etc/passwd", "sub/x.png", "a\\b.png", "", 7])
+def test_a_correction_naming_anything_but_a_picture_file_is_damage(tmp_path: Path, picture: object) -> None:
+    path = tmp_path / "g.jsonl"
+    _, journal = played(path)
+    journal.close()
+    with path.open("a") as stream:
+        stream.write(json.dumps({"type": "corrected", "was": 3, "now": 5, "picture": picture}) + "\n")
+    contents = read_journal(path)
+    assert contents.damage is not None and contents.damage.line == len(path.read_text().splitlines())
+    assert "'picture' must be a file name" in contents.damage.reason and repr(picture) in contents.damage.reason
 
 
 @pytest.mark.parametrize(

@@ -224,6 +224,61 @@ def test_a_correction_undone_in_the_game_is_withdrawn_from_training_and_a_redo_r
     window.close()
 
 
+def test_a_correction_undone_after_a_resume_is_withdrawn_and_one_a_crash_left_half_undone_is_squared(qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from scorekeeper.game.journal import open_journal
+    from scorekeeper.vision.corrections import load_corrections
+
+    table = ScriptedTable(640, 480)
+    folder = tmp_path / "corrections"
+
+    def window_for(controller: GameController) -> MainWindow:
+        misread = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=0.2)
+        window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
+        qtbot.addWidget(window)
+        window.show()
+        return window
+
+    def learnt() -> list[tuple[int | None, int | None]]:
+        found = load_corrections(folder)
+        assert found.problems == ()
+        return [(c.was, c.value) for c in found.corrections]
+
+    controller = GameController(tmp_path)
+    window = window_for(controller)
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
+    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
+    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    journal = controller.journal.path
+    window.close()
+
+    # the program is started again and the game resumed: Z there takes the wrong tap out of training too
+    again = GameController(tmp_path)
+    window = window_for(again)
+    assert again.resume(journal) is None
+    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    qtbot.keyClick(window.turn_panel.entry, Qt.Key.Key_Z)
+    assert again.state.turn.roll == Dice.from_str("2 3 4") and learnt() == []
+    qtbot.keyClick(window.turn_panel.entry, Qt.Key.Key_Y)
+    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    window.close()
+
+    # a crash after the journal took an undo but before the corrections folder heard of it
+    recovered = open_journal(journal)
+    recovered.game.undo()
+    recovered.journal.close()
+    assert learnt() == [(3, 5)]
+    last = GameController(tmp_path)
+    window = window_for(last)
+    last.resume(journal)
+    assert last.state.turn.roll == Dice.from_str("2 3 4") and learnt() == [], "squared as soon as the game is back"
+    window.close()
+
+
 def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot: QtBot, tmp_path: Path) -> None:
     import json
 

@@ -60,6 +60,10 @@ class DieCorrected:
     """The face that was read; None when the camera missed the die."""
     now: int | None
     """The face it really shows; None when what was read is not a die."""
+    picture: str | None = None
+    """File name of the tapped die's picture kept for training in the corrections folder, if one
+    was: whether this step is in force (or undone) decides whether the reader learns from it, in
+    this session or in a resumed one."""
 
 
 def face_from_str(text: str) -> int | None:
@@ -154,6 +158,8 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         data.update(dice=list(event.dice.values), source=event.source)
     elif isinstance(event, DieCorrected):
         data.update(was=event.was, now=event.now)
+        if event.picture is not None:
+            data["picture"] = event.picture
     elif isinstance(event, Kept):
         data["dice"] = list(event.dice.values)
     elif isinstance(event, PointsEntered):
@@ -175,6 +181,13 @@ def _face(data: dict[str, Any], name: str) -> int | None:
     return value
 
 
+def _picture(data: dict[str, Any]) -> str | None:
+    value = data.get("picture")
+    if value is not None and (not isinstance(value, str) or not value or "/" in value or "\\" in value or value in (".", "..")):
+        raise EventFormatError(f"event {data!r}: field 'picture' must be a file name (no folder) or absent")
+    return value
+
+
 def event_from_dict(data: Any) -> Event:
     """Read an event back; :class:`EventFormatError` if it is not one."""
     if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
@@ -190,7 +203,7 @@ def event_from_dict(data: Any) -> Event:
         if kind == DiceRolled.TYPE:
             return DiceRolled(Dice(_field(data, "dice", list)), str(data.get("source", "typed")))
         if kind == DieCorrected.TYPE:
-            return DieCorrected(_face(data, "was"), _face(data, "now"))
+            return DieCorrected(_face(data, "was"), _face(data, "now"), _picture(data))
         if kind == Kept.TYPE:
             return Kept(Dice(_field(data, "dice", list)))
         if kind == PointsEntered.TYPE:

@@ -2,8 +2,9 @@
 
 A roll is taken when the dice in the rolling area have settled and none is unsure;
 unsure dice are flagged and the roll waits until each is confirmed or corrected by
-a tap. Every correction is a game event, and its crop is kept for training; when the
-game takes that event back (undo), the crop is withdrawn from training too.
+a tap. Every correction is a game event naming its crop, which is kept for training;
+whenever the game takes that event back (undo, in this session or after a resume), the
+crop is withdrawn from training too.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
 from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
-from scorekeeper.vision.corrections import Box, save_correction, withdraw_correction
+from scorekeeper.vision.corrections import Box, CorrectionsError, save_correction, withdraw_correction, withdrawn_states
 from scorekeeper.vision.detections import Detections
 
 if TYPE_CHECKING:
@@ -116,8 +117,7 @@ class DiceOnTable:
 
 @dataclass
 class Tap:
-    """A tap correction the game took as a step: undo and redo of that step change the die drawn
-    and withdraw or restore the picture kept for training."""
+    """A tap correction the game took as a step: undo and redo of that step change the die drawn."""
 
     game: Game
     """The game the step belongs to."""
@@ -127,8 +127,6 @@ class Tap:
     """The dice drawn when the tap was made; weak, so a game's taps do not keep every roll's frame."""
     box: Box
     """The tapped die's box."""
-    picture: Path | None
-    """The picture kept in the corrections folder (None: it could not be saved)."""
     undone: bool = False
     """Whether the game has taken the step back."""
 
@@ -208,7 +206,11 @@ class CameraPane(QWidget):
         self.pending: DiceOnTable | None = None
         self.taken: DiceOnTable | None = None
         self.taps: list[Tap] = []
-        """Tap corrections of this game, followed through undo and redo."""
+        """Tap corrections of this game on the dice drawn, followed through undo and redo."""
+        self.pictures: dict[str, bool] = {}
+        """The corrections folder's pictures, and whether each is withdrawn from training now."""
+        self.pictures_game: Game | None = None
+        """The game ``pictures`` was last squared with."""
         self.picker: DiePicker | None = None
         self._tapping = False
         self.source_name = ""
@@ -409,10 +411,10 @@ class CameraPane(QWidget):
         if not self.controller.take(DiceRolled(read, "camera")):
             return
         for was, now, box, picture in dice.corrections:
-            step = DieCorrected(was, now)
+            step = DieCorrected(was, now, picture.name if picture is not None else None)
             if not self.controller.take(step):
                 break
-            self.follow(step, dice, box, picture)
+            self.follow(step, dice, box)
         dice.corrections.clear()
         dice.unsure = [False] * len(dice.values)
         self.taken = dice
@@ -470,10 +472,11 @@ class CameraPane(QWidget):
         elif face == was:
             return
         else:
-            step = DieCorrected(was, face)
+            picture = self.keep_for_training(dice.frame, box, was, face)
+            step = DieCorrected(was, face, picture.name if picture is not None else None)
             if not self.take_tap(step):
                 return
-            self.follow(step, dice, box, self.keep_for_training(dice.frame, box, was, face))
+            self.follow(step, dice, box)
         dice.set_die(box, face)
         self.after_tap(dice)
 
@@ -486,10 +489,11 @@ class CameraPane(QWidget):
         if dice is self.pending:
             dice.corrections.append((None, face, box, self.keep_for_training(dice.frame, box, None, face)))
         else:
-            step = DieCorrected(None, face)
+            picture = self.keep_for_training(dice.frame, box, None, face)
+            step = DieCorrected(None, face, picture.name if picture is not None else None)
             if not self.take_tap(step):
                 return
-            self.follow(step, dice, box, self.keep_for_training(dice.frame, box, None, face))
+            self.follow(step, dice, box)
         dice.set_die(box, face)
         self.after_tap(dice)
 
@@ -509,24 +513,26 @@ class CameraPane(QWidget):
     def keep_for_training(self, frame: NDArray[np.uint8], box: Box, was: int | None, now: int | None) -> Path | None:
         """Save the corrected die for training; its picture's path, or None if it could not be saved."""
         try:
-            return save_correction(self.corrections_folder, frame, box, was, now)
+            picture = save_correction(self.corrections_folder, frame, box, was, now)
         except OSError as exc:
             log.warning("correction not kept for training: %s", exc)
             return None
+        self.pictures[picture.name] = False
+        return picture
 
-    def follow(self, step: DieCorrected, dice: DiceOnTable, box: Box, picture: Path | None) -> None:
+    def follow(self, step: DieCorrected, dice: DiceOnTable, box: Box) -> None:
         """Follow the game step a tap became through undo and redo."""
         if self.controller.game is not None:
-            self.taps.append(Tap(self.controller.game, step, weakref.ref(dice), box, picture))
+            self.taps.append(Tap(self.controller.game, step, weakref.ref(dice), box))
 
     def follow_undo(self) -> None:
         """For each tap whose step the game took back, or did again: put the die drawn back as it was
-        (or again as tapped), so the player can tap it afresh; and mark the picture kept for training
-        withdrawn (or restored): a wrong tap, undone, must not teach the reader the misread. Taps of a
-        game no longer on screen (another game, or one rebuilt by a history edit) are left as they are."""
+        (or again as tapped), so the player can tap it afresh. Then square the training pictures with
+        the game (``follow_pictures``). Taps of a game no longer on screen (another game, or one
+        rebuilt by a history edit) are left as they are."""
         game = self.controller.game
         self.taps = [tap for tap in self.taps if tap.game is game]
-        if game is None or not self.taps:
+        if game is None:
             return
         in_force = {id(step) for step in game.actions}
         for tap in self.taps:
@@ -537,9 +543,29 @@ class CameraPane(QWidget):
             dice = tap.dice()
             if dice is not None and dice is self.taken:
                 dice.set_die(tap.box, tap.step.was if undone else tap.step.now)
-            if tap.picture is None:
+        self.follow_pictures(game, in_force)
+
+    def follow_pictures(self, game: Game, in_force: set[int]) -> None:
+        """Mark each picture a correction step of ``game`` names withdrawn while the step is undone,
+        and restored when it is done again: a wrong tap, undone, must not teach the reader the misread.
+        The steps name their pictures in the game's journal, so this holds for a game resumed after a
+        crash or a restart too, and squares up a withdrawal the crash cut off."""
+        if game is not self.pictures_game:
+            self.pictures_game = game
+            try:
+                self.pictures = withdrawn_states(self.corrections_folder)
+            except CorrectionsError as exc:
+                log.warning("corrections not followed through undo: %s", exc)
+                self.pictures = {}
+        for event in game.events:
+            if not isinstance(event, DieCorrected) or event.picture not in self.pictures:
+                continue
+            undone = id(event) not in in_force
+            if self.pictures[event.picture] == undone:
                 continue
             try:
-                withdraw_correction(self.corrections_folder, tap.picture, undone)
+                withdraw_correction(self.corrections_folder, self.corrections_folder / event.picture, undone)
             except OSError as exc:
-                log.warning("could not mark the correction %s %s: %s", tap.picture.name, "withdrawn" if undone else "restored", exc)
+                log.warning("could not mark the correction %s %s: %s", event.picture, "withdrawn" if undone else "restored", exc)
+                continue
+            self.pictures[event.picture] = undone
