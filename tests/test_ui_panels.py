@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from scorekeeper.game import Game
+from scorekeeper.game import DieCorrected, Game
 from scorekeeper.game.journal import read_journal
 from scorekeeper.rules import Dice, describe_rules, load_rules
 from scorekeeper.ui.controller import GameController
@@ -149,6 +149,21 @@ def test_a_past_turn_corrected_works_out_every_total_again(qtbot: QtBot, control
     refused.apply()
     assert refused.isVisible() and "does not end" in refused.error.text()
     assert [p.score for p in game_of(controller).state.players] == [1150, 500]
+
+
+def test_a_tap_correction_in_a_turn_corrected_afterwards_keeps_its_training_picture(qtbot: QtBot, controller: GameController) -> None:
+    history = HistoryPanel(controller)
+    qtbot.addWidget(history)
+    game = game_of(controller)
+    game.roll("1 1 1 3 4 6"); game.act(DieCorrected(3, 5, "tap.png")); game.act(DieCorrected(4, 1)); game.keep("1 1 1 1 5"); game.bank()
+    controller.changed.emit()
+    dialog = history.edit(0)
+    assert dialog.steps.toPlainText() == "roll 1 1 1 3 4 6\ncorrect 3 5\ncorrect 4 1\nkeep 1 1 1 1 5\nbank"
+    dialog.steps.setPlainText("roll 1 1 1 3 4 6\ncorrect 3 5\ncorrect 4 1\nkeep 1 1 1\nbank")
+    dialog.apply()
+    assert [p.score for p in game_of(controller).state.players] == [1000, 0]
+    corrections = [e for e in read_journal(controller.journal.path).events if isinstance(e, DieCorrected)]
+    assert corrections == [DieCorrected(3, 5, "tap.png"), DieCorrected(4, 1)], "the tap the edit left alone still names its picture"
 
 
 def test_steps_read_and_print_alike() -> None:

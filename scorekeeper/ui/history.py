@@ -7,6 +7,7 @@ and the journal appends the new log, never rewriting what it holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -72,7 +73,7 @@ def parse_step(line: str) -> Action:
     """One line of the turn editor as a step.
 
     >>> parse_step("correct - 5")
-    DieCorrected(was=None, now=5)
+    DieCorrected(was=None, now=5, picture=None)
     """
     words = line.split()
     kind, rest = words[0].lower(), words[1:]
@@ -147,6 +148,26 @@ class HistoryModel(QAbstractTableModel):
         )[index.column()]
 
 
+def carry_pictures(before: Sequence[Action], after: Sequence[Action]) -> list[Action]:
+    """``after`` with each correction naming the training picture of a correction with the same
+    faces ``before`` (each used once, in order): the text shows no picture, and a tap the edit
+    leaves as it was must stay the tap it was, withdrawn from training if it is ever undone.
+
+    >>> before = [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5, "tap.png")]
+    >>> carry_pictures(before, [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5), DieCorrected(3, 5)])[1:]
+    [DieCorrected(was=3, now=5, picture='tap.png'), DieCorrected(was=3, now=5, picture=None)]
+    """
+    named = [a for a in before if isinstance(a, DieCorrected) and a.picture is not None]
+    out: list[Action] = []
+    for action in after:
+        if isinstance(action, DieCorrected) and action.picture is None:
+            same = next((i for i, a in enumerate(named) if (a.was, a.now) == (action.was, action.now)), None)
+            if same is not None:
+                action = DieCorrected(action.was, action.now, named.pop(same).picture)
+        out.append(action)
+    return out
+
+
 class TurnEditDialog(QDialog):
     """A past turn's steps as text, to put right; refused edits say why and change nothing."""
 
@@ -155,6 +176,8 @@ class TurnEditDialog(QDialog):
         self.controller = controller
         self.turn = turn
         part = next(p for p in segments(controller.events) if p.turn == turn)
+        self.before = part.actions
+        """The turn's steps as played."""
         state = controller.state
         who = state.players[state.history[turn].player].name if state is not None else ""
         self.setWindowTitle(f"Correct turn {turn + 1} ({who})")
@@ -178,7 +201,7 @@ class TurnEditDialog(QDialog):
 
     def apply(self) -> None:
         try:
-            actions = parse_steps(self.steps.toPlainText())
+            actions = carry_pictures(self.before, parse_steps(self.steps.toPlainText()))
         except FarkleError as exc:
             self.error.setText(str(exc))
             return
