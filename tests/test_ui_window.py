@@ -15,7 +15,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
-from scorekeeper.game import Game
+from scorekeeper.game import DiceRolled, Farkled, Game, Kept
 from scorekeeper.game.journal import Journal, new_journal_path, read_journal
 from scorekeeper.pipeline.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
@@ -276,6 +276,54 @@ def test_a_correction_undone_after_a_resume_is_withdrawn_and_one_a_crash_left_ha
     window = window_for(last)
     last.resume(journal)
     assert last.state.turn.roll == Dice.from_str("2 3 4") and learnt() == [], "squared as soon as the game is back"
+    window.close()
+
+
+def test_a_tap_correction_a_history_edit_deletes_is_withdrawn_from_training(qtbot: QtBot, tmp_path: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from scorekeeper.vision.corrections import load_corrections
+
+    table = ScriptedTable(640, 480)
+    controller = GameController(tmp_path)
+    misread = Misread(roll=(2, 3, 4, 4, 6, 6), face=3, read_as=3, confidence=0.2)
+    window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
+    qtbot.addWidget(window)
+    window.show()
+    folder = tmp_path / "corrections"
+
+    def learnt() -> list[tuple[int | None, int | None]]:
+        found = load_corrections(folder)
+        assert found.problems == ()
+        return [(c.was, c.value) for c in found.corrections]
+
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([2, 3, 4, 4, 6, 6])
+    qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
+    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
+    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
+    assert controller.take(Kept(Dice.from_str("5"))) and controller.take(DiceRolled(Dice.from_str("2 3 4 6 6"))) and controller.take(Farkled())
+    assert learnt() == [(3, 5)]
+
+    # someone saw the die after all: it was the 3 the camera read, and the roll a farkle
+    dialog = window.history.edit(0)
+    assert dialog.steps.toPlainText().splitlines()[:2] == ["roll 2 3 4 4 6 6", "correct 3 5"]
+    dialog.steps.setPlainText("roll 2 3 4 4 6 6\nfarkle")
+    dialog.apply()
+    assert not dialog.isVisible(), dialog.error.text()
+    assert controller.state.history[0].points == 0
+    assert learnt() == [], "the tap the edit deleted no longer teaches the reader a 5"
+
+    # a tap the edit leaves as it was stays in training: here, the 3 read again as a 5 and kept
+    table.roll([2, 3, 4, 4, 6, 6])
+    qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
+    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
+    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
+    assert controller.take(Kept(Dice.from_str("5"))) and controller.take(DiceRolled(Dice.from_str("2 3 4 6 6"))) and controller.take(Farkled())
+    dialog = window.history.edit(1)
+    dialog.steps.setPlainText(dialog.steps.toPlainText().replace("roll 2 3 4 6 6", "roll 2 3 4 4 6"))
+    dialog.apply()
+    assert learnt() == [(3, 5)]
     window.close()
 
 

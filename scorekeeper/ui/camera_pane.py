@@ -36,6 +36,7 @@ from scorekeeper.vision.corrections import Box, CorrectionsError, save_correctio
 from scorekeeper.vision.detections import Detections
 
 if TYPE_CHECKING:
+    from scorekeeper.game.journal import Journal
     from scorekeeper.ui.main_window import WindowOptions
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,11 @@ class DiceOnTable:
             self.boxes.append(box)
             self.values.append(face)
             self.unsure.append(False)
+
+
+def _pictures_in_force(game: Game) -> set[str]:
+    """The training pictures that ``game``'s correction steps in force name."""
+    return {a.picture for a in game.actions if isinstance(a, DieCorrected) and a.picture is not None}
 
 
 @dataclass
@@ -211,6 +217,8 @@ class CameraPane(QWidget):
         """The corrections folder's pictures, and whether each is withdrawn from training now."""
         self.pictures_game: Game | None = None
         """The game ``pictures`` was last squared with."""
+        self.pictures_journal: Journal | None = None
+        """That game's journal: a history edit rebuilds the game on the same journal."""
         self.picker: DiePicker | None = None
         self._tapping = False
         self.source_name = ""
@@ -549,23 +557,33 @@ class CameraPane(QWidget):
         """Mark each picture a correction step of ``game`` names withdrawn while the step is undone,
         and restored when it is done again: a wrong tap, undone, must not teach the reader the misread.
         The steps name their pictures in the game's journal, so this holds for a game resumed after a
-        crash or a restart too, and squares up a withdrawal the crash cut off."""
+        crash or a restart too, and squares up a withdrawal the crash cut off. A tap a history edit
+        deleted, or changed to other faces, is withdrawn as well: the table no longer stands behind it."""
         if game is not self.pictures_game:
-            self.pictures_game = game
+            before, journal = self.pictures_game, self.controller.journal
+            dropped: set[str] = set()
+            if before is not None and journal is not None and journal is self.pictures_journal:
+                dropped = _pictures_in_force(before) - _pictures_in_force(game)
+            self.pictures_game, self.pictures_journal = game, journal
             try:
                 self.pictures = withdrawn_states(self.corrections_folder)
             except CorrectionsError as exc:
                 log.warning("corrections not followed through undo: %s", exc)
                 self.pictures = {}
+            for name in sorted(dropped):
+                self.mark_picture(name, True)
         for event in game.events:
-            if not isinstance(event, DieCorrected) or event.picture not in self.pictures:
-                continue
-            undone = id(event) not in in_force
-            if self.pictures[event.picture] == undone:
-                continue
-            try:
-                withdraw_correction(self.corrections_folder, self.corrections_folder / event.picture, undone)
-            except OSError as exc:
-                log.warning("could not mark the correction %s %s: %s", event.picture, "withdrawn" if undone else "restored", exc)
-                continue
-            self.pictures[event.picture] = undone
+            if isinstance(event, DieCorrected) and event.picture is not None:
+                self.mark_picture(event.picture, id(event) not in in_force)
+
+    def mark_picture(self, name: str, withdrawn: bool) -> None:
+        """Mark the corrections folder's picture ``name`` withdrawn from training (or restored),
+        where it is there and not so marked already."""
+        if self.pictures.get(name, withdrawn) == withdrawn:
+            return
+        try:
+            withdraw_correction(self.corrections_folder, self.corrections_folder / name, withdrawn)
+        except OSError as exc:
+            log.warning("could not mark the correction %s %s: %s", name, "withdrawn" if withdrawn else "restored", exc)
+            return
+        self.pictures[name] = withdrawn
