@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -27,18 +28,41 @@ from tests.ui_fakes import LabelReader, Misread, ScriptedTable
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def window_on(qtbot: QtBot, home: Path, table: ScriptedTable | None, source: str | None = "scripted") -> MainWindow:
+def window_on(qtbot: QtBot, home: Path, table: ScriptedTable | None, source: str | None = "scripted", misreads: Sequence[Misread] = ()) -> MainWindow:
+    """The window on ``table``; its reader reads what the table shows, but for ``misreads``."""
+
     def opener(spec: str, profile: object) -> ScriptedTable:
         if table is None or (source is None and spec.startswith("webcam")):
             raise SourceError(f"no camera at {spec}")
         return table
 
     window = MainWindow(
-        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table), opener=opener  # type: ignore[arg-type]
+        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table, misreads), opener=opener  # type: ignore[arg-type]
     )
     qtbot.addWidget(window)
     window.show()
     return window
+
+
+FLAGGED_3 = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=0.2)
+"""The 3 of a roll of 2 3 4, read unsure: the roll waits for a tap."""
+
+
+def tap_die(qtbot: QtBot, window: MainWindow, index: int, face: int) -> None:
+    """Tap die ``index`` of the dice drawn and pick ``face`` for it."""
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(index))
+    qtbot.mouseClick(window.camera.picker.buttons[face], Qt.MouseButton.LeftButton)
+
+
+def learnt(folder: Path) -> list[tuple[int | None, int | None]]:
+    """(was, value) of each correction training would take from ``folder``, which reads cleanly."""
+    from scorekeeper.vision.corrections import load_corrections
+
+    found = load_corrections(folder)
+    assert found.problems == ()
+    return [(c.was, c.value) for c in found.corrections]
 
 
 def test_a_lost_camera_shows_a_banner_keeps_the_game_and_reconnects(qtbot: QtBot, tmp_path: Path) -> None:
@@ -181,43 +205,31 @@ def test_a_correction_undone_in_the_game_is_withdrawn_from_training_and_a_redo_r
     from scorekeeper.vision.corrections import load_corrections
 
     table = ScriptedTable(640, 480)
-    controller = GameController(tmp_path)
-    misread = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=0.2)
-    window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
-    qtbot.addWidget(window)
-    window.show()
+    window = window_on(qtbot, tmp_path, table, misreads=[FLAGGED_3])
+    controller = window.controller
     camera, entry, folder = window.camera, window.turn_panel.entry, tmp_path / "corrections"
     controller.start(load_rules("retail"), ["Ann", "Bob"])
-
-    def tap(index: int, face: int) -> None:
-        qtbot.mouseClick(camera.view, Qt.MouseButton.LeftButton, pos=camera.view.die_centre(index))
-        qtbot.mouseClick(camera.picker.buttons[face], Qt.MouseButton.LeftButton)
-
-    def learnt() -> list[tuple[int | None, int | None]]:
-        found = load_corrections(folder)
-        assert found.problems == ()
-        return [(c.was, c.value) for c in found.corrections]
 
     # a flagged 3 is tapped as a 5 by mistake: the roll is taken with the correction
     table.roll([2, 3, 4])
     qtbot.waitUntil(lambda: camera.pending is not None, timeout=20000)
-    tap(camera.pending.unsure.index(True), 5)
-    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    tap_die(qtbot, window, camera.pending.unsure.index(True), 5)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt(folder) == [(3, 5)]
     qtbot.keyClick(entry, Qt.Key.Key_Z)
     assert controller.state.turn.roll == Dice.from_str("2 3 4"), "undo takes the correction back"
-    assert learnt() == [] and load_corrections(folder).withdrawn == 1
+    assert learnt(folder) == [] and load_corrections(folder).withdrawn == 1
     qtbot.keyClick(entry, Qt.Key.Key_Y)
-    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt(folder) == [(3, 5)]
     qtbot.keyClick(entry, Qt.Key.Key_Z)
-    assert learnt() == []
+    assert learnt(folder) == []
     taken = camera.taken
     assert taken is not None and sorted(taken.values) == [2, 3, 4], "the die drawn is back as read, to be tapped afresh"
 
     # tapped again, on the roll taken, as the 6 it really shows: that label stands; undone, it goes too
-    tap(taken.values.index(3), 6)
-    assert controller.state.turn.roll == Dice.from_str("2 4 6") and learnt() == [(3, 6)]
+    tap_die(qtbot, window, taken.values.index(3), 6)
+    assert controller.state.turn.roll == Dice.from_str("2 4 6") and learnt(folder) == [(3, 6)]
     qtbot.keyClick(entry, Qt.Key.Key_Z)
-    assert controller.state.turn.roll == Dice.from_str("2 3 4") and learnt() == []
+    assert controller.state.turn.roll == Dice.from_str("2 3 4") and learnt(folder) == []
     assert camera.taken is taken and sorted(taken.values) == [2, 3, 4]
     lines = (folder / "corrections.jsonl").read_text().splitlines()
     assert len(lines) == 6 and all(json.loads(line).keys() & {"file", "withdrawn", "restored"} for line in lines)
@@ -228,82 +240,54 @@ def test_a_correction_undone_after_a_resume_is_withdrawn_and_one_a_crash_left_ha
     from PySide6.QtCore import Qt
 
     from scorekeeper.game.journal import open_journal
-    from scorekeeper.vision.corrections import load_corrections
 
     table = ScriptedTable(640, 480)
     folder = tmp_path / "corrections"
-
-    def window_for(controller: GameController) -> MainWindow:
-        misread = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=0.2)
-        window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
-        qtbot.addWidget(window)
-        window.show()
-        return window
-
-    def learnt() -> list[tuple[int | None, int | None]]:
-        found = load_corrections(folder)
-        assert found.problems == ()
-        return [(c.was, c.value) for c in found.corrections]
-
-    controller = GameController(tmp_path)
-    window = window_for(controller)
+    window = window_on(qtbot, tmp_path, table, misreads=[FLAGGED_3])
+    controller = window.controller
     controller.start(load_rules("retail"), ["Ann", "Bob"])
     table.roll([2, 3, 4])
     qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
-    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
-    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
-    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    tap_die(qtbot, window, window.camera.pending.unsure.index(True), 5)
+    assert controller.state.turn.roll == Dice.from_str("2 4 5") and learnt(folder) == [(3, 5)]
     journal = controller.journal.path
     window.close()
 
     # the program is started again and the game resumed: Z there takes the wrong tap out of training too
-    again = GameController(tmp_path)
-    window = window_for(again)
+    window = window_on(qtbot, tmp_path, table, misreads=[FLAGGED_3])
+    again = window.controller
     assert again.resume(journal) is None
-    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt(folder) == [(3, 5)]
     qtbot.keyClick(window.turn_panel.entry, Qt.Key.Key_Z)
-    assert again.state.turn.roll == Dice.from_str("2 3 4") and learnt() == []
+    assert again.state.turn.roll == Dice.from_str("2 3 4") and learnt(folder) == []
     qtbot.keyClick(window.turn_panel.entry, Qt.Key.Key_Y)
-    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt() == [(3, 5)]
+    assert again.state.turn.roll == Dice.from_str("2 4 5") and learnt(folder) == [(3, 5)]
     window.close()
 
     # a crash after the journal took an undo but before the corrections folder heard of it
     recovered = open_journal(journal)
     recovered.game.undo()
     recovered.journal.close()
-    assert learnt() == [(3, 5)]
-    last = GameController(tmp_path)
-    window = window_for(last)
+    assert learnt(folder) == [(3, 5)]
+    window = window_on(qtbot, tmp_path, table, misreads=[FLAGGED_3])
+    last = window.controller
     last.resume(journal)
-    assert last.state.turn.roll == Dice.from_str("2 3 4") and learnt() == [], "squared as soon as the game is back"
+    assert last.state.turn.roll == Dice.from_str("2 3 4") and learnt(folder) == [], "squared as soon as the game is back"
     window.close()
 
 
 def test_a_tap_correction_a_history_edit_deletes_is_withdrawn_from_training(qtbot: QtBot, tmp_path: Path) -> None:
-    from PySide6.QtCore import Qt
-
-    from scorekeeper.vision.corrections import load_corrections
-
     table = ScriptedTable(640, 480)
-    controller = GameController(tmp_path)
-    misread = Misread(roll=(2, 3, 4, 4, 6, 6), face=3, read_as=3, confidence=0.2)
-    window = MainWindow(controller, WindowOptions(source="scripted"), reader=lambda: LabelReader(table, [misread]), opener=lambda spec, profile: table)  # type: ignore[arg-type]
-    qtbot.addWidget(window)
-    window.show()
+    window = window_on(qtbot, tmp_path, table, misreads=[Misread(roll=(2, 3, 4, 4, 6, 6), face=3, read_as=3, confidence=0.2)])
+    controller = window.controller
     folder = tmp_path / "corrections"
-
-    def learnt() -> list[tuple[int | None, int | None]]:
-        found = load_corrections(folder)
-        assert found.problems == ()
-        return [(c.was, c.value) for c in found.corrections]
 
     controller.start(load_rules("retail"), ["Ann", "Bob"])
     table.roll([2, 3, 4, 4, 6, 6])
     qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
-    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
-    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
+    tap_die(qtbot, window, window.camera.pending.unsure.index(True), 5)
     assert controller.take(Kept(Dice.from_str("5"))) and controller.take(DiceRolled(Dice.from_str("2 3 4 6 6"))) and controller.take(Farkled())
-    assert learnt() == [(3, 5)]
+    assert learnt(folder) == [(3, 5)]
 
     # someone saw the die after all: it was the 3 the camera read, and the roll a farkle
     dialog = window.history.edit(0)
@@ -312,18 +296,18 @@ def test_a_tap_correction_a_history_edit_deletes_is_withdrawn_from_training(qtbo
     dialog.apply()
     assert not dialog.isVisible(), dialog.error.text()
     assert controller.state.history[0].points == 0
-    assert learnt() == [], "the tap the edit deleted no longer teaches the reader a 5"
+    assert learnt(folder) == [], "the tap the edit deleted no longer teaches the reader a 5"
 
     # a tap the edit leaves as it was stays in training: here, the 3 read again as a 5 and kept
     table.roll([2, 3, 4, 4, 6, 6])
     qtbot.waitUntil(lambda: window.camera.pending is not None, timeout=20000)
-    qtbot.mouseClick(window.camera.view, Qt.MouseButton.LeftButton, pos=window.camera.view.die_centre(window.camera.pending.unsure.index(True)))
-    qtbot.mouseClick(window.camera.picker.buttons[5], Qt.MouseButton.LeftButton)
+    tap_die(qtbot, window, window.camera.pending.unsure.index(True), 5)
     assert controller.take(Kept(Dice.from_str("5"))) and controller.take(DiceRolled(Dice.from_str("2 3 4 6 6"))) and controller.take(Farkled())
     dialog = window.history.edit(1)
     dialog.steps.setPlainText(dialog.steps.toPlainText().replace("roll 2 3 4 6 6", "roll 2 3 4 4 6"))
     dialog.apply()
-    assert learnt() == [(3, 5)]
+    assert not dialog.isVisible(), dialog.error.text()
+    assert learnt(folder) == [(3, 5)]
     window.close()
 
 
