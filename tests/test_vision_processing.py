@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.dataset import DatasetError, format_yolo_labels, load_dataset, parse_yolo_labels
+from scorekeeper.vision.dataset import (
+    DatasetError,
+    LabelFix,
+    apply_label_fixes,
+    format_yolo_labels,
+    load_dataset,
+    parse_yolo_labels,
+    read_label_fixes,
+)
 from scorekeeper.vision.evaluation import Score, match
 from scorekeeper.vision.images import ImageError, load_frame, to_bgr8
 from scorekeeper.vision.processing import (
@@ -174,6 +182,58 @@ def test_load_dataset_reads_images_labels_and_splits(tmp_path: Path) -> None:
         load_dataset(tmp_path, split="val")
     with pytest.raises(DatasetError, match="has no images/ folder"):
         load_dataset(tmp_path / "labels")
+
+
+def two_dice_folder(folder: Path) -> Path:
+    """Image a (80x40) holds a die labelled 5 at 30,10-50,30 and an unlabelled one; b has none."""
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for stem in ("a", "b"):
+        cv2.imwrite(str(folder / "images" / f"{stem}.png"), np.zeros((40, 80, 3), np.uint8))
+    (folder / "labels" / "a.txt").write_text("4 0.5 0.5 0.25 0.5\n")
+    return folder
+
+
+def test_label_fixes_put_a_value_right_and_add_a_die_the_labels_left_out(tmp_path: Path) -> None:
+    items = load_dataset(two_dice_folder(tmp_path / "photos"))
+    fixes_csv = tmp_path / "fixes.csv"
+    fixes_csv.write_text(
+        "stem,box,labelled,seen,why\n"
+        "a,31 10 50 29,5,6,two rows of three pips\n"
+        "a,60 10 75 25,,2,a die with no label\n"
+        "elsewhere,1 1 9 9,,1,an image not in this set\n"
+    )
+    fixes = read_label_fixes(fixes_csv)
+    assert fixes[1] == LabelFix("a", (60.0, 10.0, 75.0, 25.0), None, 2, "a die with no label")
+    assert str(fixes[0]) == "a die at 31 10 50 29 (labelled 5, shows 6)"
+    fixed = apply_label_fixes(items, fixes)
+    assert fixed[0].labels.values.tolist() == [6, 2]
+    assert fixed[0].labels.boxes.tolist() == [[30.0, 10.0, 50.0, 30.0], [60.0, 10.0, 75.0, 25.0]]
+    assert fixed[1] is items[1]
+    assert items[0].labels.values.tolist() == [5], "the images as loaded are left as they were"
+
+
+def test_a_label_fix_that_no_longer_finds_what_it_fixes_is_an_error(tmp_path: Path) -> None:
+    items = load_dataset(two_dice_folder(tmp_path))
+    with pytest.raises(DatasetError, match=r"label fix a die at 30 10 50 30 \(labelled 3, shows 2\): no die labelled 3 there any more"):
+        apply_label_fixes(items, [LabelFix("a", (30, 10, 50, 30), 3, 2, "")])
+    with pytest.raises(DatasetError, match="no die labelled 5 there any more"):
+        apply_label_fixes(items, [LabelFix("a", (60, 10, 75, 25), 5, 2, "")])
+    with pytest.raises(DatasetError, match=r"\(no label, shows 4\): the labels now have a die there"):
+        apply_label_fixes(items, [LabelFix("a", (32, 12, 50, 30), None, 4, "")])
+
+
+@pytest.mark.parametrize(
+    ("row", "wrong"),
+    [("a,1 2 3,5,6,x", "box 'x0 y0 x1 y1'"), ("a,1 2 3 4,5,seven,x", "values 1-6"), ("a,1 2 3 4,5,7,x", "values must be 1-6"), ("a,5 2 3 4,5,6,x", "x0 < x1")],
+)
+def test_a_bad_label_fixes_line_is_refused_with_its_line_number(tmp_path: Path, row: str, wrong: str) -> None:
+    path = tmp_path / "fixes.csv"
+    path.write_text(f"stem,box,labelled,seen,why\na,1 2 3 4,,6,fine\n{row}\n")
+    with pytest.raises(DatasetError, match=rf"fixes.csv:3: .*{wrong}"):
+        read_label_fixes(path)
+    with pytest.raises(DatasetError, match="cannot read label fixes"):
+        read_label_fixes(tmp_path / "missing.csv")
 
 
 def test_score_counts_found_missed_extra_and_confused_dice() -> None:

@@ -2,6 +2,9 @@
 die: ``class cx cy w h`` normalised, class = pips - 1), optionally ``split.csv`` (``stem,split``).
 
 Both the real photos in ``../shared/data/byler_d6`` and the rendered ``sample_images/`` use it.
+A folder's labels can be wrong: ``label_fixes/NAME.csv`` beside this module lists the dice of the
+folder called NAME whose labels a person checked against the photo and found wrong (a value
+misread, a die left unlabelled), and ``apply_label_fixes`` puts them right.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import box_iou
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 """Image files a data set folder may hold."""
+
+LABEL_FIXES_DIR = Path(__file__).with_name("label_fixes")
+"""The reviewed label fixes of known data sets, one ``NAME.csv`` per folder name."""
 
 
 class DatasetError(ValueError):
@@ -124,3 +131,108 @@ def iter_images(items: list[LabelledImage]) -> Iterator[tuple[LabelledImage, NDA
     """Each labelled image with its pixels."""
     for item in items:
         yield item, item.load()
+
+
+@dataclass(frozen=True)
+class LabelFix:
+    """One die whose label a person found wrong on the photo."""
+
+    stem: str
+    """The image's file name without its suffix."""
+    box: tuple[float, float, float, float]
+    """The die's box in image pixels (x0, y0, x1, y1): the label's own box when it has one."""
+    labelled: int | None
+    """The value the labels give it, or None where the labels leave the die out."""
+    seen: int
+    """The value on its top face."""
+    why: str
+    """What the photo shows, for the next person to check."""
+
+    def __str__(self) -> str:
+        was = "no label" if self.labelled is None else f"labelled {self.labelled}"
+        return f"{self.stem} die at {' '.join(f'{v:g}' for v in self.box)} ({was}, shows {self.seen})"
+
+
+def read_label_fixes(path: Path) -> list[LabelFix]:
+    """The fixes in a ``stem,box,labelled,seen,why`` CSV file (box: ``x0 y0 x1 y1`` in pixels;
+    labelled empty for a die the labels leave out)."""
+    try:
+        with Path(path).open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+    except OSError as exc:
+        raise DatasetError(f"cannot read label fixes {path}: {exc.strerror}") from None
+    fixes = []
+    for number, row in enumerate(rows, start=2):
+        try:
+            x0, y0, x1, y1 = (float(v) for v in row["box"].split())
+            labelled = int(row["labelled"]) if row["labelled"].strip() else None
+            seen = int(row["seen"])
+            fix = LabelFix(row["stem"].strip(), (x0, y0, x1, y1), labelled, seen, row["why"].strip())
+        except (KeyError, ValueError, AttributeError):
+            raise DatasetError(
+                f"{path}:{number}: expected 'stem,box,labelled,seen,why' with box 'x0 y0 x1 y1' and values 1-6, got {row!r}"
+            ) from None
+        if not (1 <= seen <= 6 and (labelled is None or 1 <= labelled <= 6) and x1 > x0 and y1 > y0 and fix.stem):
+            raise DatasetError(f"{path}:{number}: values must be 1-6 and the box x0 < x1, y0 < y1, got {row!r}")
+        fixes.append(fix)
+    return fixes
+
+
+def label_fixes_for(folder: Path) -> Path | None:
+    """The reviewed fixes of a data set folder (by its name), if the project has any."""
+    path = LABEL_FIXES_DIR / f"{Path(folder).resolve().name}.csv"
+    return path if path.is_file() else None
+
+
+def describe_fixes(fixes: list[LabelFix]) -> str:
+    """How many values the fixes put right and how many dice they add.
+
+    >>> describe_fixes([LabelFix("a", (0, 0, 9, 9), 2, 3, ""), LabelFix("a", (20, 0, 29, 9), None, 1, "")])
+    '1 value put right, 1 die added'
+    """
+    added = sum(fix.labelled is None for fix in fixes)
+    values = len(fixes) - added
+    return f"{values} value{'s' * (values != 1)} put right, {added} {'die' if added == 1 else 'dice'} added"
+
+
+def with_label_fixes(items: list[LabelledImage], folder: Path) -> tuple[list[LabelledImage], list[LabelFix]]:
+    """``items`` of ``folder`` with the project's reviewed fixes for it (``label_fixes_for``)
+    applied, and the fixes that touched them."""
+    path = label_fixes_for(folder)
+    if path is None:
+        return items, []
+    stems = {item.path.stem for item in items}
+    fixes = [fix for fix in read_label_fixes(path) if fix.stem in stems]
+    return apply_label_fixes(items, fixes), fixes
+
+
+def apply_label_fixes(items: list[LabelledImage], fixes: list[LabelFix]) -> list[LabelledImage]:
+    """The images with their fixes applied; a fix of an image not among them is left out.
+
+    A fix must still find what it fixes (a label of that value at its box, or no label there for
+    a die the labels leave out): labels changed since the review are an error, not a silent skip.
+    """
+    by_stem: dict[str, list[LabelFix]] = {}
+    for fix in fixes:
+        by_stem.setdefault(fix.stem, []).append(fix)
+    result = []
+    for item in items:
+        mine = by_stem.get(item.path.stem, [])
+        if not mine:
+            result.append(item)
+            continue
+        boxes, values = item.labels.boxes.reshape(-1, 4).copy(), item.labels.values.copy()
+        for fix in mine:
+            box = np.array([fix.box], np.float32)
+            overlap = box_iou(box, boxes)[0] if len(boxes) else np.zeros(0, np.float32)
+            best = int(overlap.argmax()) if len(overlap) else -1
+            if fix.labelled is None:
+                if best >= 0 and overlap[best] >= 0.3:
+                    raise DatasetError(f"label fix {fix}: the labels now have a die there; review the fix")
+                boxes, values = np.concatenate([boxes, box]), np.append(values, fix.seen)
+            elif best < 0 or overlap[best] < 0.8 or int(values[best]) != fix.labelled:
+                raise DatasetError(f"label fix {fix}: no die labelled {fix.labelled} there any more; review the fix")
+            else:
+                values[best] = fix.seen
+        result.append(LabelledImage(item.path, Detections(boxes, values, np.ones(len(values), np.float32))))
+    return result
