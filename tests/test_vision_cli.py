@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.cli import main
+from scorekeeper.vision import dataset
 from scorekeeper.vision.dataset import load_dataset
 from scorekeeper.vision.images import load_frame
 from scorekeeper.vision.reader import OnnxDiceReader
@@ -94,6 +96,36 @@ def test_evaluate_prints_the_metrics_and_the_confusion(capsys: pytest.CaptureFix
     assert main(["evaluate", "--json", str(SAMPLES)]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["images"] == len(load_dataset(SAMPLES)) and len(record["confusion"]) == 7
+
+
+def test_evaluate_scores_reviewed_labels_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "photos"
+    for part in ("images", "labels"):
+        (folder / part).mkdir(parents=True)
+    item = load_dataset(SAMPLES)[0]
+    shutil.copy(item.path, folder / "images" / item.path.name)
+    shutil.copy(SAMPLES / "labels" / f"{item.path.stem}.txt", folder / "labels" / f"{item.path.stem}.txt")
+    box, value = item.labels.boxes[0], int(item.labels.values[0])
+    wrong = value % 6 + 1
+    monkeypatch.setattr(dataset, "LABEL_FIXES_DIR", tmp_path / "fixes")
+    (tmp_path / "fixes").mkdir()
+    # a "review" that says the first die shows another value than its label
+    (tmp_path / "fixes" / "photos.csv").write_text(
+        f"stem,box,labelled,seen,why\n{item.path.stem},{' '.join(f'{v:.1f}' for v in box)},{value},{wrong},test\n"
+    )
+    assert main(["evaluate", "--json", str(folder)]) == 0
+    reviewed = json.loads(capsys.readouterr().out)
+    assert main(["evaluate", "--json", "--as-labelled", str(folder)]) == 0
+    as_given = json.loads(capsys.readouterr().out)
+    assert reviewed["labels_fixed"] == 1 and reviewed["label_fixes"] == str(tmp_path / "fixes" / "photos.csv")
+    assert "labels_fixed" not in as_given
+    # confusion rows are labelled values: one die moved from the row of its label to the review's
+    labelled = [sum(row) for row in as_given["confusion"]]
+    labelled[value] -= 1
+    labelled[wrong] += 1
+    assert [sum(row) for row in reviewed["confusion"]] == labelled
+    assert main(["evaluate", str(folder)]) == 0
+    assert "1 value put right, 0 dice added" in capsys.readouterr().out
 
 
 def test_evaluate_split_and_bad_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
     from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_dataset
     from scorekeeper.vision.classical import ClassicalDiceReader
-    from scorekeeper.vision.dataset import LabelledImage, load_dataset
+    from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
     from scorekeeper.vision.detections import DiceReader
     from scorekeeper.vision.evaluation import Score
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
@@ -55,10 +55,11 @@ def run(args: argparse.Namespace) -> int:
         data_name = ""
         if args.data is not None:
             items = load_dataset(args.data, Path(args.split[0]), args.split[1]) if args.split else load_dataset(args.data)
-            data_name = f"{args.data.name}" + (f" {args.split[1]}" if args.split else "")
+            items, fixes = with_label_fixes(items, args.data)
+            data_name = f"{args.data.name}" + (f" {args.split[1]}" if args.split else "") + (" (reviewed labels)" if fixes else "")
         elif (BYLER / "split.csv").exists():
-            items = load_dataset(BYLER, split="test")
-            data_name = "byler_d6 test"
+            items, fixes = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
+            data_name = "byler_d6 test" + (" (reviewed labels)" if fixes else "")
     except (ValueError, ReaderError) as exc:
         print(f"scorekeeper bench: {exc}", file=sys.stderr)
         return 2

@@ -2,7 +2,9 @@
 
 Prints recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
 share of images whose sorted values equal the labels': what scoring needs), how often dice are
-marked unsure and how often sure ones are right, and the confusion of values.
+marked unsure and how often sure ones are right, and the confusion of values. A data set the
+project has reviewed labels for (``scorekeeper/vision/label_fixes/NAME.csv``) is scored against
+them, and says so; ``--as-labelled`` scores the labels as given.
 """
 
 from __future__ import annotations
@@ -24,13 +26,16 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--split", nargs=2, metavar=("CSV", "NAME"), help="only the images of split NAME in CSV (stem,split)")
     parser.add_argument("--model", type=Path, metavar="PATH", help="a model folder (with manifest.json) instead of the committed one")
     parser.add_argument("--json", action="store_true", help="print the metrics as one JSON object")
+    parser.add_argument(
+        "--as-labelled", action="store_true", help="score the labels as given, without the project's reviewed fixes for this data set"
+    )
     parser.add_argument("--failures", type=int, default=20, metavar="N", help="list at most N images not read exactly (default 20)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.vision.assessment import score_dataset
-    from scorekeeper.vision.dataset import load_dataset
+    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     try:
@@ -38,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
             items = load_dataset(args.dataset, Path(args.split[0]), args.split[1])
         else:
             items = load_dataset(args.dataset)
+        fixes: list[LabelFix] = []
+        if not args.as_labelled:
+            items, fixes = with_label_fixes(items, args.dataset)
         reader = OnnxDiceReader(args.model)
         score = score_dataset(reader, items)
     except (ValueError, ReaderError) as exc:  # DatasetError and ModelError are ValueErrors
@@ -47,9 +55,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps({"dataset": str(args.dataset), **score.to_json(), "failures": score.failures}))
+        fixed = {"label_fixes": str(label_fixes_for(args.dataset)), "labels_fixed": len(fixes)} if fixes else {}
+        print(json.dumps({"dataset": str(args.dataset), **fixed, **score.to_json(), "failures": score.failures}))
         return 0
     print(f"{args.dataset}" + (f" (split {args.split[1]})" if args.split else ""))
+    if fixes:
+        print(
+            f"labels as reviewed in {label_fixes_for(args.dataset)}: {describe_fixes(fixes)} "
+            "(each checked on the photo; --as-labelled scores the labels as given)"
+        )
     print(score.report())
     if score.failures:
         print(f"not read exactly ({len(score.failures)}):")

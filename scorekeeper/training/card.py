@@ -13,7 +13,7 @@ import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_conditions, score_dataset
-from scorekeeper.vision.dataset import load_dataset
+from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
@@ -49,17 +49,25 @@ def write_card(
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
     data_rows = []
+    all_fixes: dict[str, dict[str, list[LabelFix]]] = {}
     for folder in photo_folders:
         has_split = (folder / "split.csv").exists()
         for split in ("test", "train") if has_split else (None,):
-            items = load_dataset(folder, split=split)
+            as_given = load_dataset(folder, split=split)
+            items, fixes = with_label_fixes(as_given, folder)
             score = score_dataset(reader, items)
             name = f"{folder.name} {split or 'all'}" + (" (trained on)" if split == "train" else " (held out)" if split == "test" else "")
-            data_rows.append(_row(name, score))
+            data_rows.append(_row(name + (", reviewed labels" if fixes else ""), score))
             numbers[name] = score.to_json()
             report(f"{name}: {score.to_json()}")
             if split == "test":
                 numbers[f"{name} failures"] = score.failures
+            if fixes:
+                all_fixes.setdefault(folder.name, {})[split or "all"] = fixes
+            if fixes and split != "train":
+                score = score_dataset(reader, as_given)
+                data_rows.append(_row(f"{name}, labels as given", score))
+                numbers[f"{name}, labels as given"] = score.to_json()
     if samples_dir is not None and (samples_dir / "images").is_dir():
         score = score_dataset(reader, load_dataset(samples_dir))
         data_rows.append(_row("sample_images (rendered)", score))
@@ -102,6 +110,12 @@ def write_card(
         f" {share:.0%} of each pip-reader batch is cut afresh from the real photos' dice: turned by any"
         f"\n  angle, and {SMALL_SHARE:.0%} of them brought down to the resolution of a {SMALL_SIDES[0]:.0f}-{SMALL_SIDES[1]:.0f} px die."
         if share and (photo_folders or corrections) else ""
+    )
+    reviewed = "".join(
+        f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/vision/{LABEL_FIXES_DIR.name}/{name}.csv`"
+        " (each checked on the photo): " + "; ".join(f"{split} split {describe_fixes(fixes)}" for split, fixes in splits.items())
+        + ". The held-out split is also scored against the labels as given."
+        for name, splits in all_fixes.items()
     )
     text = f"""# Dice reader models
 
@@ -156,7 +170,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 ## Metrics per data set
 A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the
 byler labels do; the renderer's labels follow them). Roll exact: share of images whose sorted
-values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.
+values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.{reviewed}
 
 {HEADER}
 {chr(10).join(data_rows)}

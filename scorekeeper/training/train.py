@@ -98,6 +98,8 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
             if (i + 1) % 500 == 0:
                 report(f"rendered {i + 1}/{config.synthetic} scenes ({time.monotonic() - start:.0f} s)")
     for folder in photo_folders:
+        # The labels as given, not the reviewed ones (vision/label_fixes): the committed models
+        # learned from these, and this command reproduces them.
         items = load_dataset(folder, split="train") if (folder / "split.csv").exists() else load_dataset(folder)
         report(f"{folder}: {len(items)} training photos, {sum(len(i.labels) for i in items)} dice")
         for n, item in enumerate(items):
