@@ -154,3 +154,20 @@ def test_module_and_entry_point_run() -> None:
         check=True,
     )
     assert json.loads(done.stdout)["best"] == {"keep": [5], "points": 50}
+
+
+def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
+    # `scorekeeper score --batch ... | head -1`: the pipe closes while the command still writes
+    rolls = tmp_path / "rolls.txt"
+    rolls.write_text("123456\n" * 20_000)
+    with rolls.open() as stdin:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper", "score", "--rules", "retail", "--batch"],
+            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        assert proc.stdout is not None and proc.stderr is not None
+        assert json.loads(proc.stdout.readline())["roll"] == [1, 2, 3, 4, 5, 6]
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and err == ""
