@@ -55,11 +55,13 @@ def run(args: argparse.Namespace) -> int:
         data_name = ""
         if args.data is not None:
             items = load_dataset(args.data, Path(args.split[0]), args.split[1]) if args.split else load_dataset(args.data)
-            items, fixes = with_label_fixes(items, args.data)
-            data_name = f"{args.data.name}" + (f" {args.split[1]}" if args.split else "") + (", reviewed labels" if fixes else "")
+            data_name = f"{args.data.name}" + (f" {args.split[1]}" if args.split else "")
         elif (BYLER / "split.csv").exists():
-            items, fixes = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
-            data_name = "byler_d6 test" + (", reviewed labels" if fixes else "")
+            items = load_dataset(BYLER, split="test")
+            data_name = "byler_d6 test"
+        if items:
+            items, fixes = with_label_fixes(items, args.data or BYLER)
+            data_name += ", reviewed labels" if fixes else ""
     except (ValueError, ReaderError) as exc:
         print(f"scorekeeper bench: {exc}", file=sys.stderr)
         return 2

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             items = load_dataset(args.dataset)
         fixes: list[LabelFix] = []
+        fixes_file = label_fixes_for(args.dataset)
         if not args.as_labelled:
             items, fixes = with_label_fixes(items, args.dataset)
         reader = OnnxDiceReader(args.model)
@@ -55,13 +56,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
         return 2
     if args.json:
-        fixed = {"label_fixes": str(label_fixes_for(args.dataset)), "labels_fixed": len(fixes)} if fixes else {}
+        fixed = {"label_fixes": str(fixes_file), "labels_fixed": len(fixes)} if fixes else {}
         print(json.dumps({"dataset": str(args.dataset), **fixed, **score.to_json(), "failures": score.failures}))
         return 0
     print(f"{args.dataset}" + (f" (split {args.split[1]})" if args.split else ""))
     if fixes:
         print(
-            f"labels as reviewed in {label_fixes_for(args.dataset)}: {describe_fixes(fixes)} "
+            f"labels as reviewed in {fixes_file}: {describe_fixes(fixes)} "
             "(each checked on the photo; --as-labelled scores the labels as given)"
         )
     print(score.report())
