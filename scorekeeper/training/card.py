@@ -125,6 +125,10 @@ Written by `scorekeeper train`; do not edit by hand. Reproduce with:
 {command}
 ```
 
+The seed fixes the data, the augmentation, the start and the batch order: on one machine the command
+writes the same files byte for byte. Another CPU may round the convolutions differently; its files
+then differ, and its numbers below may move by a roll or two.
+
 ## Architecture
 Two stages, both trained from scratch (no pretrained weights), run with onnxruntime on the CPU:
 
