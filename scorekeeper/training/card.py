@@ -159,7 +159,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 - {config['synthetic']} scenes rendered by `scorekeeper.vision.render` (seed {config['seed']}): every die colour and pip
   style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
   lights, blur, noise, JPEG; dice apart or touching in groups; 640x480, 800x600 and 1280x720 frames.
-- Real photos (train split only): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
+- Real photos (train split only{', with the reviewed label fixes' if any('train' in f or 'all' in f for f in all_fixes.values()) else ''}): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.
 - Players' tap corrections (pip reader only): {', '.join(f'`{p}`' for p in corrections) or 'none'}.
 - Augmentation: quarter turns (for the finder, not on rendered views tilted {UPRIGHT_TILT:.0f} degrees or more,
   whose side faces must stay below the top face), flips, colour channel shuffles, grey, inverted
@@ -168,7 +168,8 @@ they blur into the face. The crop classifier also gets the last word on false fi
 - "Not a die" crops: table, clutter and hands, and crops centred off every top face (side faces,
   the strip between touching dice) however much they overlap a die; the finder's own false finds.
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
-  (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads; {minutes:.1f} min on
+  (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads,
+  {'forward passes in bfloat16 (fp32 on a CPU without it natively)' if config.get('bfloat16') else 'fp32'}; {minutes:.1f} min on
   {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
 
 ## Metrics per data set
