@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from numpy.typing import NDArray
@@ -53,6 +54,11 @@ class TrainConfig:
     """Side of the finder's training crops, px at the finder's scale."""
     photo_share: float = 0.3
     """Share of finder crops taken from real photos (when any are given)."""
+    photo_zoom: tuple[float, float] = (0.5, 2.0)
+    """Each real photo's finder crop is zoomed by a factor drawn log-uniformly in this range. The
+    byler photos hold dice of 30-50 px only; learned at that one size, the finder pulled every real
+    die's box towards it, and on the byler test photos resized x2 (dice of 60-100 px, in the range a
+    webcam sees) found 53% of the dice, boxes 0.72 of their size (``benchmarks/photo_sizes.py``)."""
     reader_steps: int = 44000
     """Pip-reader optimiser steps. 44,000 where 32,000 had been: with 40% of each batch from the
     real photos, the rendered crops get as many steps as at 25% of 32,000; bfloat16 pays for it."""
@@ -136,7 +142,34 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
     return samples
 
 
-def _finder_batch(samples: Samples, indices: NDArray[np.int64], crop: int, rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
+def _window(
+    image: NDArray[np.uint8], boxes: NDArray[np.float32], ignore: NDArray[np.float32], crop: int, zoom: float, rng: np.random.Generator
+) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]]:
+    """A random ``crop`` x ``crop`` window of a finder image seen at ``zoom`` (its pixels come from a
+    ``crop / zoom`` square of the image; outside the image is black), with the boxes moved and
+    scaled to match.
+
+    >>> image = np.full((100, 100, 3), 9, np.uint8)
+    >>> window, boxes, _ = _window(image, np.array([[40, 40, 60, 60]], np.float32), np.zeros((0, 4), np.float32), 100, 2.0, np.random.default_rng(0))
+    >>> window.shape, (boxes[0, 2] - boxes[0, 0]).item()
+    ((100, 100, 3), 40.0)
+    """
+    h, w = image.shape[:2]
+    side = crop if zoom == 1 else max(1, round(crop / zoom))
+    x0 = int(rng.integers(min(0, w - side), max(0, w - side) + 1))
+    y0 = int(rng.integers(min(0, h - side), max(0, h - side) + 1))
+    sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x0 + side), min(h, y0 + side)
+    window = np.zeros((side, side, 3), np.uint8)
+    window[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
+    if side != crop:
+        window = np.asarray(cv2.resize(window, (crop, crop), interpolation=cv2.INTER_AREA if side > crop else cv2.INTER_LINEAR), np.uint8)
+    shift, f = np.array([x0, y0, x0, y0], np.float32), np.float32(crop / side)
+    return window, (boxes - shift) * f, (ignore - shift) * f
+
+
+def _finder_batch(
+    samples: Samples, indices: NDArray[np.int64], crop: int, rng: np.random.Generator, zoom: tuple[float, float] = (1.0, 1.0)
+) -> tuple[torch.Tensor, ...]:
     n = len(indices)
     cells = crop // STRIDE
     images = np.zeros((n, crop, crop, 3), np.float32)
@@ -147,14 +180,10 @@ def _finder_batch(samples: Samples, indices: NDArray[np.int64], crop: int, rng: 
     centre = np.zeros((n, cells, cells), np.float32)
     yy, xx = np.mgrid[0:cells, 0:cells].astype(np.float32) + 0.5
     for k, i in enumerate(indices):
-        image, boxes, ignore = samples.images[i], samples.boxes[i].copy(), samples.ignore[i].copy()
-        h, w = image.shape[:2]
-        x0 = int(rng.integers(min(0, w - crop), max(0, w - crop) + 1))
-        y0 = int(rng.integers(min(0, h - crop), max(0, h - crop) + 1))
-        sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x0 + crop), min(h, y0 + crop)
-        np.divide(image[sy0:sy1, sx0:sx1], np.float32(255), out=images[k, sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0])
-        boxes -= np.array([x0, y0, x0, y0], np.float32)
-        ignore -= np.array([x0, y0, x0, y0], np.float32)
+        # real photos hold dice of one size: zoomed, they teach the finder every size a webcam sees
+        z = math.exp(rng.uniform(math.log(zoom[0]), math.log(zoom[1]))) if samples.real[i] and zoom != (1.0, 1.0) else 1.0
+        window, boxes, ignore = _window(samples.images[i], samples.boxes[i], samples.ignore[i], crop, z, rng)
+        np.divide(window, np.float32(255), out=images[k])
         # flips and quarter turns: dice look the same every way up, except that a tilted camera
         # sees each die's side faces below its top face
         turn = 0 if samples.upright[i] else int(rng.integers(4))
@@ -245,7 +274,7 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
     for step in range(config.finder_steps):
         n_photo = int(round(config.finder_batch * config.photo_share)) if len(photos) else 0
         idx = np.concatenate([rng.choice(synth, config.finder_batch - n_photo), rng.choice(photos, n_photo) if n_photo else np.zeros(0, np.int64)])
-        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng)
+        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng, config.photo_zoom)
         with torch.autocast("cpu", torch.bfloat16, enabled=bfloat16):
             out = model(x).float()
         loss_heat = _focal(out[:, 0], heat, weight, centre)
