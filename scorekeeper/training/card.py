@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
-from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_conditions, score_dataset
+from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, measure_latency, score_conditions, score_dataset, score_resized
 from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS
@@ -48,7 +48,7 @@ def write_card(
     manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
-    data_rows = []
+    data_rows, size_rows = [], []
     all_fixes: dict[str, dict[str, list[LabelFix]]] = {}
     for folder in photo_folders:
         has_split = (folder / "split.csv").exists()
@@ -62,6 +62,11 @@ def write_card(
             report(f"{name}: {score.to_json()}")
             if split == "test":
                 numbers[f"{name} failures"] = score.failures
+            if split == "test":
+                for factor in PHOTO_SIZES:
+                    resized = score_resized(reader, items, factor)
+                    size_rows.append(_row(f"{name} x{factor}", resized))
+                    numbers[f"{name} x{factor}"] = resized.to_json()
             if fixes:
                 all_fixes.setdefault(folder.name, {})[split or "all"] = fixes
             if fixes and split != "train":
@@ -179,6 +184,14 @@ values equal the labels'. Right when sure: value accuracy among matched dice not
 
 {HEADER}
 {chr(10).join(data_rows)}
+
+## Metrics on the held-out photos resized
+The same photos and labels (reviewed) resized by each factor, to see real dice at other sizes than
+the 30-50 px the byler photos hold: x0.5 makes them 15-25 px, x2 60-100 px. Measured by
+`benchmarks/photo_sizes.py` too.
+
+{HEADER}
+{chr(10).join(size_rows) or '| (no held-out photos given) | | | | | | | | |'}
 
 ## Metrics per renderer condition
 {CONDITION_SCENES} rendered 640x480-class scenes per row (dice at rest, no hands); each group changes one
