@@ -116,6 +116,8 @@ def write_card(
         f"\n  angle, and {SMALL_SHARE:.0%} of them brought down to the resolution of a {SMALL_SIDES[0]:.0f}-{SMALL_SIDES[1]:.0f} px die."
         if share and (photo_folders or corrections) else ""
     )
+    lo, hi = config.get("photo_zoom", (1, 1))
+    zoom = f" The finder sees each real photo zoomed by x{lo}-x{hi}, so its dice come in more sizes than one." if lo != hi and photo_folders else ""
     reviewed = "".join(
         f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/vision/{LABEL_FIXES_DIR.name}/{name}.csv`"
         " (each checked on the photo): " + "; ".join(f"{split} split {describe_fixes(fixes)}" for split, fixes in splits.items())
@@ -169,7 +171,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 - Augmentation: quarter turns (for the finder, not on rendered views tilted {UPRIGHT_TILT:.0f} degrees or more,
   whose side faces must stay below the top face), flips, colour channel shuffles, grey, inverted
   colours, gain, contrast, gamma, tint, noise, blur; crops jittered in place and size as the
-  finder's boxes are.{fresh}
+  finder's boxes are.{zoom}{fresh}
 - "Not a die" crops: table, clutter and hands, and crops centred off every top face (side faces,
   the strip between touching dice) however much they overlap a die; the finder's own false finds.
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
