@@ -117,7 +117,8 @@ def write_card(
         if share and (photo_folders or corrections) else ""
     )
     lo, hi = config.get("photo_zoom", (1, 1))
-    zoom = f" The finder sees each real photo zoomed by x{lo}-x{hi}, so its dice come in more sizes than one." if lo != hi and photo_folders else ""
+    zoom = f" The finder sees each real photo zoomed by x{lo:g}-x{hi:g}, so its dice come in more sizes than one." if lo != hi and photo_folders else ""
+    mined_zoom = " (on the real photos also resized by such a factor)" if zoom else ""
     reviewed = "".join(
         f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/vision/{LABEL_FIXES_DIR.name}/{name}.csv`"
         " (each checked on the photo): " + "; ".join(f"{split} split {describe_fixes(fixes)}" for split, fixes in splits.items())
@@ -173,7 +174,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
   colours, gain, contrast, gamma, tint, noise, blur; crops jittered in place and size as the
   finder's boxes are.{zoom}{fresh}
 - "Not a die" crops: table, clutter and hands, and crops centred off every top face (side faces,
-  the strip between touching dice) however much they overlap a die; the finder's own false finds.
+  the strip between touching dice) however much they overlap a die; the finder's own false finds{mined_zoom}.
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
   (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads,
   {'forward passes in bfloat16 (fp32 on a CPU without it natively)' if config.get('bfloat16') else 'fp32'}; {minutes:.1f} min on
@@ -188,7 +189,7 @@ values equal the labels'. Right when sure: value accuracy among matched dice not
 {chr(10).join(data_rows)}
 
 ## Metrics on the held-out photos resized
-The same photos and labels (reviewed) resized by each factor, to see real dice at other sizes than
+The same photos and labels as above resized by each factor, to see real dice at other sizes than
 the 30-50 px the byler photos hold: x0.5 makes them 15-25 px, x2 60-100 px. Measured by
 `benchmarks/photo_sizes.py` too.
 
