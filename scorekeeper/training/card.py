@@ -62,7 +62,6 @@ def write_card(
             report(f"{name}: {score.to_json()}")
             if split == "test":
                 numbers[f"{name} failures"] = score.failures
-            if split == "test":
                 for factor in PHOTO_SIZES:
                     resized = score_resized(reader, items, factor)
                     size_rows.append(_row(f"{name} x{factor}", resized))
