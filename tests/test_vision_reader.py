@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.vision import Detections
 from scorekeeper.vision.assessment import score_dataset, score_resized
-from scorekeeper.vision.dataset import label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
+from scorekeeper.vision.dataset import LabelledImage, label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, ModelError, ModelFiles, OnnxDiceReader, default_model_dir
 from scorekeeper.vision.render import Scene, TableLook, render
@@ -120,12 +120,17 @@ def test_the_finder_looks_at_the_scale_it_was_trained_at(model_copy: Path) -> No
 
 
 @pytest.fixture(scope="module")
-def byler_test(reader: OnnxDiceReader) -> Score:
-    # Scored against the reviewed labels: a green 3 labelled 2 and a smoky 3 left unlabelled would
-    # hold a reader that reads every die right to 49 of 51 rolls, under the 97% target.
+def byler_test_items() -> list[LabelledImage]:
+    # The reviewed labels: a green 3 labelled 2 and a smoky 3 left unlabelled would hold a reader
+    # that reads every die right to 49 of 51 rolls, under the 97% target.
     items, fixes = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
     assert fixes
-    return score_dataset(reader, items)
+    return items
+
+
+@pytest.fixture(scope="module")
+def byler_test(reader: OnnxDiceReader, byler_test_items: list[LabelledImage]) -> Score:
+    return score_dataset(reader, byler_test_items)
 
 
 @needs_byler
@@ -171,10 +176,9 @@ def test_byler_test_sure_dice_are_right_and_few_are_unsure(byler_test: Score) ->
 
 @needs_byler
 @pytest.mark.parametrize("factor", [0.5, 2.0])
-def test_byler_test_photos_resized_are_read_at_other_dice_sizes(reader: OnnxDiceReader, factor: float) -> None:
+def test_byler_test_photos_resized_are_read_at_other_dice_sizes(reader: OnnxDiceReader, byler_test_items: list[LabelledImage], factor: float) -> None:
     # The byler dice are 30-50 px; resized, 15-25 and 60-100 px, sizes other webcams and tables
     # give. A finder that learned the one size found half of these dice and boxed the big ones small.
-    items, _ = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
-    score = score_resized(reader, items, factor)
+    score = score_resized(reader, byler_test_items, factor)
     assert score.recall >= 0.9 and score.precision >= 0.9, score.report()
     assert score.roll_exact >= 0.75, "\n".join(score.failures)

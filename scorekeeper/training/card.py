@@ -116,7 +116,7 @@ def write_card(
         if share and (photo_folders or corrections) else ""
     )
     lo, hi = config.get("photo_zoom", (1, 1))
-    zoom = f" The finder sees each real photo zoomed by x{lo:g}-x{hi:g}, so its dice come in more sizes than one." if lo != hi and photo_folders else ""
+    zoom = f" The finder sees each real photo zoomed by x{lo:g}-x{hi:g}, so its dice come in more sizes than one." if (lo, hi) != (1, 1) and photo_folders else ""
     mined_zoom = " (on the real photos also resized by such a factor)" if zoom else ""
     reviewed = "".join(
         f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/vision/{LABEL_FIXES_DIR.name}/{name}.csv`"

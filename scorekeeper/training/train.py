@@ -340,7 +340,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
             frame = item.load()
             harvest(frame, item.labels, np.ones(len(item.labels), bool), config.mined_photo_weight)
             # the finder's finds on the photo at another size: specks of the table blown up, dice boxed too small
-            if hi > lo:
+            if config.photo_zoom != (1.0, 1.0):
                 zoomed, labels = resized(frame, item.labels, float(np.exp(np.random.default_rng([config.seed, 4, n]).uniform(lo, hi))))
                 harvest(zoomed, labels, np.ones(len(labels), bool), config.mined_photo_weight)
     for i in range(config.mined_scenes):
