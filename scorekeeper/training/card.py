@@ -23,6 +23,19 @@ CONDITION_SCENES = 40
 """Rendered scenes per condition value in the card."""
 
 
+def reader_multiply_adds(width: int) -> int:
+    """Multiply-adds of one crop through the pip reader's convolutions (``training.nets.PipReader``
+    at this width; the head is negligible). Worked out here so the card is written without torch.
+
+    >>> reader_multiply_adds(16)
+    8404992
+    """
+    w = width
+    # (input channels, output channels, output side) of each 3x3 convolution on the 32x32 crop
+    layers = ((3, w, 32), (w, 2 * w, 16), (2 * w, 2 * w, 16), (2 * w, 4 * w, 8), (4 * w, 4 * w, 8), (4 * w, 6 * w, 4))
+    return sum(cin * cout * 9 * side * side for cin, cout, side in layers)
+
+
 def _row(name: str, score: Score) -> str:
     return (
         f"| {name} | {score.images} | {score.labelled} | {score.recall:.2%} | {score.precision:.2%} | "
@@ -144,7 +157,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.
-2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about 8 M multiply-adds per die) on a {CROP}x{CROP}
+2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about {reader_multiply_adds(config.get('reader_width', 16)) / 1e6:.0f} M multiply-adds per die and view) on a {CROP}x{CROP}
    crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
    Output: 7 logits: not a die, 1, ..., 6 pips. Each crop is read in its {VIEWS} quarter turns
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
