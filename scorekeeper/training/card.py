@@ -157,7 +157,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.
-2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN (about {reader_multiply_adds(config.get('reader_width', 16)) / 1e6:.0f} M multiply-adds per die and view) on a {CROP}x{CROP}
+2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN ({config.get('reader_width', 16)} channels in its first layer, about {reader_multiply_adds(config.get('reader_width', 16)) / 1e6:.0f} M multiply-adds per die and view) on a {CROP}x{CROP}
    crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
    Output: 7 logits: not a die, 1, ..., 6 pips. Each crop is read in its {VIEWS} quarter turns
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
