@@ -73,7 +73,7 @@ class TrainConfig:
     had been: at 16 the reader gave under 0.9 to 26 of the 1,443 byler training dice it had been
     taught (1.8%; 3.99% of the test dice), and its loss stayed near 0.2 where its label smoothing's
     floor is 0.12: too small to fit the dice it was shown. At 24: 11 training dice under 0.9 (0.76%),
-    one byler test die read wrong where there were two, every other measure as good or better, and
+    one byler test die read wrong where there were two, the rendered sets read as well or better, and
     about 1.7 ms more a 640x480 frame (each die is read in four quarter turns)."""
     reader_photo_share: float = 0.4
     """Share of each pip-reader batch cut afresh from the real photos' dice (turned, resized; see
@@ -102,8 +102,8 @@ class TrainConfig:
     """Written to the manifest: dice read with less confidence are reported unsure. The lowest line
     at which 99.9% of sure dice are right on rendered rolls kept apart for the choice
     (``benchmarks/unsure_threshold.py``, 1,600 scenes). It follows the pip reader: 0.85 for the
-    narrow one trained without ``photo_zoom``, 0.9 with it, 0.85 for the 24-channel one (99.91% at
-    0.85, 99.88% at 0.8)."""
+    24-channel one (99.91% at 0.85, 99.88% at 0.8); the 16-channel ones had 0.85 without
+    ``photo_zoom`` and 0.9 with it, chosen on 400 scenes."""
 
 
 def training_photos(folder: Path) -> list[LabelledImage]:
