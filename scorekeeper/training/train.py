@@ -73,7 +73,7 @@ class TrainConfig:
     had been: at 16 the reader gave under 0.9 to 26 of the 1,443 byler training dice it had been
     taught (1.8%; 3.99% of the test dice), and its loss stayed near 0.2 where its label smoothing's
     floor is 0.12: too small to fit the dice it was shown. At 24: 11 training dice under 0.9 (0.76%),
-    one byler test die read wrong where there were two, the rendered sets read as well or better, and
+    one byler test die read wrong where there were two, most rendered sets read as well or better, and
     about 1.7 ms more a 640x480 frame (each die is read in four quarter turns)."""
     reader_photo_share: float = 0.4
     """Share of each pip-reader batch cut afresh from the real photos' dice (turned, resized; see
