@@ -129,6 +129,7 @@ def write_card(
         if share and (photo_folders or corrections) else ""
     )
     lo, hi = config.get("photo_zoom", (1, 1))
+    reader_width = int(config.get("reader_width", 16))  # manifests from before the field: 16 wide
     zoom = f" The finder sees each real photo zoomed by x{lo:g}-x{hi:g}, so its dice come in more sizes than one." if (lo, hi) != (1, 1) and photo_folders else ""
     mined_zoom = " (on the real photos also resized by such a factor)" if zoom else ""
     reviewed = "".join(
@@ -157,7 +158,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    multiples of 16, shape (1, 3, H, W). Output (1, 5, H/4, W/4): centre heatmap (sigmoid), log box
    width and height in cells, centre offset. Peaks >= {manifest['finder_threshold']} of their 3x3 neighbourhood are
    candidate dice, then non-maximum suppression at IoU 0.5.
-2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN ({config.get('reader_width', 16)} channels in its first layer, about {reader_multiply_adds(config.get('reader_width', 16)) / 1e6:.0f} M multiply-adds per die and view) on a {CROP}x{CROP}
+2. **Pip reader** (`{manifest['pips']['file']}`): a 7-layer CNN ({reader_width} channels in its first layer, about {reader_multiply_adds(reader_width) / 1e6:.0f} M multiply-adds per die and view) on a {CROP}x{CROP}
    crop of each candidate cut from the full-resolution frame (1.25x the box's longer side).
    Output: 7 logits: not a die, 1, ..., 6 pips. Each crop is read in its {VIEWS} quarter turns
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
