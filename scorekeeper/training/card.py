@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
+from scorekeeper.training.shapes import reader_multiply_adds
 from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, measure_latency, score_conditions, score_dataset, score_resized
 from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
@@ -21,19 +22,6 @@ from scorekeeper.vision.render import random_scene, render
 
 CONDITION_SCENES = 40
 """Rendered scenes per condition value in the card."""
-
-
-def reader_multiply_adds(width: int) -> int:
-    """Multiply-adds of one crop through the pip reader's convolutions (``training.nets.PipReader``
-    at this width; the head is negligible). Worked out here so the card is written without torch.
-
-    >>> reader_multiply_adds(16)
-    8404992
-    """
-    w = width
-    # (input channels, output channels, output side) of each 3x3 convolution on the 32x32 crop
-    layers = ((3, w, 32), (w, 2 * w, 16), (2 * w, 2 * w, 16), (2 * w, 4 * w, 8), (4 * w, 4 * w, 8), (4 * w, 6 * w, 4))
-    return sum(cin * cout * 9 * side * side for cin, cout, side in layers)
 
 
 def _row(name: str, score: Score) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from scorekeeper.training.shapes import reader_layers
+
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
@@ -51,18 +53,9 @@ class PipReader(nn.Module):
 
     def __init__(self, width: int = 16) -> None:
         super().__init__()
-        w = width
-        self.body = nn.Sequential(
-            _conv(3, w),
-            _conv(w, 2 * w, 2),  # 16
-            _conv(2 * w, 2 * w),
-            _conv(2 * w, 4 * w, 2),  # 8
-            _conv(4 * w, 4 * w),
-            _conv(4 * w, 6 * w, 2),  # 4
-            nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(),
-        )
-        self.head = nn.Linear(6 * w, 7)
+        layers = reader_layers(width)
+        self.body = nn.Sequential(*(_conv(cin, cout, stride) for cin, cout, stride, _side in layers), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.head = nn.Linear(layers[-1][1], 7)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         logits: torch.Tensor = self.head(self.body(x))
