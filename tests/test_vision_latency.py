@@ -1,8 +1,9 @@
-"""Latency figures say how busy the rest of the machine was while they were taken."""
+"""Latency figures say which machine took them and how busy the rest of it was meanwhile."""
 
 from __future__ import annotations
 
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -13,7 +14,7 @@ import pytest
 from numpy.typing import NDArray
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.assessment import cpu_seconds_used, measure_latency
+from scorekeeper.vision.assessment import cpu_seconds_used, machine_name, measure_latency
 
 pytestmark = pytest.mark.skipif(cpu_seconds_used() is None, reason="the machine's CPU use is read from Linux's /proc/stat")
 FRAMES = [np.zeros((16, 16, 3), np.uint8)]
@@ -51,3 +52,11 @@ def test_the_reads_own_work_is_not_counted_as_busy_elsewhere() -> None:
     assert resting is not None and working is not None
     # counted, the read's own busy loop would add a whole CPU's share
     assert working - resting < 0.5 / (os.cpu_count() or 1)
+
+
+def test_the_machine_is_named_by_its_cpu_model_and_count() -> None:
+    with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+        model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "")
+    name = machine_name()
+    assert name.endswith(f"{platform.machine()}, {os.cpu_count()} CPUs")
+    assert name.startswith(model)

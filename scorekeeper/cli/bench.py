@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, measure_latency, score_dataset
+    from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, machine_name, measure_latency, score_dataset
     from scorekeeper.vision.classical import ClassicalDiceReader
     from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
     from scorekeeper.vision.detections import DiceReader
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             rendered.add(labels, reader.read(image))
         real = score_dataset(reader, items) if items else None
         rows.append((name, latency, rendered, real))
-    print(f"median of {args.runs} reads per size, {args.threads} threads; accuracy: roll exact / per-die right (found and read right) / precision")
+    print(f"on {machine_name()}: median of {args.runs} reads per size, {args.threads} threads; accuracy: roll exact / per-die right (found and read right) / precision")
     header = f"{'reader':24} {'640x480':>9} {'1280x720':>9}   {'rendered (' + str(args.scenes) + ')':>24}"
     if items:
         header += f"   {data_name + ' (' + str(len(items)) + ')':>24}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.shapes import reader_multiply_adds
-from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, measure_latency, score_conditions, score_dataset, score_resized
+from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, machine_name, measure_latency, score_conditions, score_dataset, score_resized
 from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS
@@ -179,7 +178,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 - Training: {config['finder_steps']} finder steps (batch {config['finder_batch']}, {config['finder_crop']} px crops), {config['reader_steps']} pip-reader steps
   (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads,
   {'forward passes in bfloat16 (fp32 on a CPU without it natively)' if config.get('bfloat16') else 'fp32'}; {minutes:.1f} min on
-  {platform.machine()} ({os.cpu_count()} CPUs visible, 2 used).
+  {manifest.get('train_machine', 'a machine the manifest does not name')}.
 
 ## Metrics per data set
 A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the
@@ -205,7 +204,7 @@ condition of the same base scenes ("dice" lays the same dice out apart or touchi
 {chr(10).join(condition_rows)}
 
 ## Latency
-Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads:
+Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads, on {machine_name()}:
 640x480 {latency['640x480']:.1f} ms, 1280x720 {latency['1280x720']:.1f} ms.
 {load_line}"""
     tmp = model_dir / "README.md.tmp"

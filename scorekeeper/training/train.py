@@ -24,7 +24,7 @@ from torch import nn
 
 from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
-from scorekeeper.vision.assessment import resized
+from scorekeeper.vision.assessment import machine_name, resized
 from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import ALIGN, CROP, FINDER_MAX_SIDE, FINDER_SCALE, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
@@ -451,6 +451,7 @@ def run_training(
     export(finder, reader, out_dir, config, {
         "finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below,
         "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE, "train_seconds": round(seconds),
+        "train_machine": f"{machine_name()}, {config.threads} used, forward passes in {'bfloat16' if use_bfloat16(config) else 'fp32'}",
     })
     report(f"exported to {out_dir} after {seconds / 60:.1f} min")
     return seconds

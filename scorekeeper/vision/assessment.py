@@ -6,6 +6,7 @@ Shared by ``scorekeeper evaluate``, ``scorekeeper train`` (the model card) and t
 from __future__ import annotations
 
 import os
+import platform
 import statistics
 import time
 from collections.abc import Callable, Iterable
@@ -129,6 +130,20 @@ class Latency:
     """Share of all the machine's CPUs that other processes used meanwhile (0-1; None where the
     system does not tell, as off Linux). Above ``BUSY_MACHINE`` the median is slower than on the
     same machine idle."""
+
+
+def machine_name() -> str:
+    """The CPU's model and how many CPUs this process sees, e.g. ``"AMD EPYC, x86_64, 2 CPUs"``:
+    two machines of 2 cores each can differ in speed by more than a core's worth, so a timing is
+    quoted with the machine it was taken on."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "")
+    except OSError:
+        pass
+    model = model or platform.processor()
+    return ", ".join(part for part in (model, platform.machine(), f"{os.cpu_count()} CPUs") if part)
 
 
 def cpu_seconds_used() -> float | None:
