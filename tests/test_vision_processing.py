@@ -247,10 +247,26 @@ def test_score_counts_found_missed_extra_and_confused_dice() -> None:
     score.add(truth[:1], found[:1], "y.jpg")
     assert (score.labelled, score.found, score.matched, score.right) == (4, 4, 3, 2)
     assert score.recall == 0.75 and score.precision == 0.75 and score.value_accuracy == pytest.approx(2 / 3)
-    assert score.roll_exact == 0.5 and score.failures == ["x.jpg: labelled [1, 5, 6], read [1, 2, 3]"]
+    assert score.roll_exact == 0.5 and score.failures == ["x.jpg: labelled [1, 5, 6], read [1, 2, 3] (the window asks: 1 unsure)"]
     assert score.sure == 2 and score.sure_accuracy == 1.0 and score.unsure_share == pytest.approx(1 / 3)
     assert score.confusion[5, 3] == 1 and score.confusion[6, 0] == 1 and score.confusion[0, 2] == 1
     assert "recall" in score.report() and score.to_json()["confusion"][1][1] == 2
+
+
+def test_score_tells_misreads_the_window_would_ask_about_from_unasked_ones() -> None:
+    truth = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10]]), np.array([1, 5]), np.ones(2))
+    sure_misread = Detections(truth.boxes, np.array([1, 3]), np.array([0.99, 0.95]))
+    missed = Detections(truth.boxes[:1], np.array([1]), np.array([0.99]))
+    extra = Detections(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [60, 0, 70, 10]]), np.array([1, 5, 2]), np.full(3, 0.99))
+    unsure_misread = Detections(truth.boxes, np.array([1, 3]), np.array([0.99, 0.3]))
+    score = Score()
+    for name, found in [("sure", sure_misread), ("missed", missed), ("extra", extra), ("unsure", unsure_misread), ("right", truth)]:
+        score.add(truth, found, name)
+    assert score.unasked == 1 and score.exact == 1 and score.to_json()["wrong_unasked"] == 1
+    assert [line.split(" (")[1] for line in score.failures] == [
+        "unasked)", "the window asks: 1 dice of 2)", "the window asks: 3 dice of 2)", "the window asks: 1 unsure)"
+    ]
+    assert "wrong, unasked  1 of 5 rolls" in score.report()
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,13 @@ def test_every_rendered_sample_roll_is_exact(reader: OnnxDiceReader) -> None:
     assert score.recall == 1.0 and score.precision == 1.0
 
 
+def test_no_rendered_sample_roll_is_misread_without_the_window_asking(reader: OnnxDiceReader) -> None:
+    # What a player at the table cannot catch: as many dice as were thrown, all of them sure, and
+    # still a wrong roll. A missed, extra or unsure die makes the window ask for a tap instead.
+    score = score_dataset(reader, load_dataset(SAMPLES))
+    assert score.unasked == 0, "\n".join(line for line in score.failures if line.endswith("(unasked)"))
+
+
 def test_an_empty_table_has_no_dice(reader: OnnxDiceReader) -> None:
     for kind in ("wood", "felt", "cloth", "paper", "tray"):
         image, _ = render(Scene(640, 480, (), TableLook(kind=kind, seed=8, clutter=2), light="harsh", seed=1))
@@ -169,6 +176,11 @@ def test_byler_test_roll_exact(byler_test: Score) -> None:
 def test_byler_test_sure_dice_are_right_and_few_are_unsure(byler_test: Score) -> None:
     assert byler_test.sure_accuracy >= 0.999, byler_test.report()
     assert byler_test.unsure_share <= 0.03, byler_test.report()
+
+
+@needs_byler
+def test_no_byler_test_roll_is_misread_without_the_window_asking(byler_test: Score) -> None:
+    assert byler_test.unasked == 0, "\n".join(byler_test.failures)
 
 
 @needs_byler

@@ -26,13 +26,13 @@ CONDITION_SCENES = 40
 def _row(name: str, score: Score) -> str:
     return (
         f"| {name} | {score.images} | {score.labelled} | {score.recall:.2%} | {score.precision:.2%} | "
-        f"{score.value_accuracy:.2%} | {score.roll_exact:.2%} | {score.sure_accuracy:.2%} | {score.unsure_share:.2%} |"
+        f"{score.value_accuracy:.2%} | {score.roll_exact:.2%} | {score.sure_accuracy:.2%} | {score.unsure_share:.2%} | {score.unasked} |"
     )
 
 
 HEADER = (
-    "| data | images | dice | recall | precision | value accuracy | roll exact | right when sure | unsure |\n"
-    "|---|---|---|---|---|---|---|---|---|"
+    "| data | images | dice | recall | precision | value accuracy | roll exact | right when sure | unsure | wrong, unasked |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -183,7 +183,8 @@ they blur into the face. The crop classifier also gets the last word on false fi
 ## Metrics per data set
 A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the
 byler labels do; the renderer's labels follow them). Roll exact: share of images whose sorted
-values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure.{reviewed}
+values equal the labels'. Right when sure: value accuracy among matched dice not marked unsure. Wrong, unasked: rolls read wrong
+with as many dice found as labelled and none unsure, the misreads a game would score without asking for a tap.{reviewed}
 
 {HEADER}
 {chr(10).join(data_rows)}

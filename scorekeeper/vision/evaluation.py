@@ -59,6 +59,10 @@ class Score:
     """Matched dice not marked unsure with the right value."""
     exact: int = 0
     """Images whose sorted values equal the labels'."""
+    unasked: int = 0
+    """Images read wrong with nothing that makes the window ask the players: as many dice found as
+    labelled (the game knows how many were thrown, and says so of a missed or an extra die) and none of
+    them unsure. The only misreads that would be scored without a tap."""
     confusion: NDArray[np.int64] = field(default_factory=lambda: np.zeros((7, 7), np.int64))
     """Rows: labelled value 1-6 (row 0: no die); columns: read value (column 0: missed)."""
     failures: list[str] = field(default_factory=list)
@@ -84,8 +88,11 @@ class Score:
             self.confusion[0, found.values[f]] += 1
         if truth.roll() == found.roll():
             self.exact += 1
-        elif name:
-            self.failures.append(f"{name}: labelled {truth.roll()}, read {found.roll()}")
+            return
+        asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} dice of {len(truth)}"] if len(found) != len(truth) else [])
+        self.unasked += int(not asks)
+        if name:
+            self.failures.append(f"{name}: labelled {truth.roll()}, read {found.roll()} ({'the window asks: ' + ', '.join(asks) if asks else 'unasked'})")
 
     @property
     def recall(self) -> float:
@@ -128,6 +135,7 @@ class Score:
             "roll_exact": round(self.roll_exact, 4),
             "sure_accuracy": round(self.sure_accuracy, 4),
             "unsure_share": round(self.unsure_share, 4),
+            "wrong_unasked": self.unasked,
             "confusion": self.confusion.tolist(),
         }
 
@@ -140,6 +148,7 @@ class Score:
             f"value accuracy  {self.value_accuracy:7.2%}",
             f"roll exact      {self.roll_exact:7.2%}",
             f"right when sure {self.sure_accuracy:7.2%}  (unsure {self.unsure_share:.2%} of found dice)",
+            f"wrong, unasked  {self.unasked} of {self.images} rolls (as many dice found as labelled, none unsure)",
             "confusion (rows: labelled, columns: read; '-' = missed / not a labelled die):",
             "       -    1    2    3    4    5    6",
         ]
