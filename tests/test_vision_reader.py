@@ -67,6 +67,18 @@ def test_detections_are_in_frame_pixels_with_confidences(reader: OnnxDiceReader)
     assert found.unsure_below == reader.unsure_below
 
 
+def test_find_gives_the_candidates_that_read_then_reads(reader: OnnxDiceReader) -> None:
+    # The int8 pip reader is calibrated on find's boxes: they must be the crops read actually cuts.
+    item = load_dataset(SAMPLES)[0]
+    frame = item.load()
+    boxes, scores = reader.find(frame)
+    found = reader.read(frame)
+    assert len(boxes) >= len(found) == len(item.labels)
+    assert np.all(np.diff(scores) <= 0) and np.all(scores >= reader.files.finder_threshold)
+    for box in found.boxes:
+        assert np.any(np.all(np.isclose(boxes, box), axis=1)), box
+
+
 def test_a_quarter_turned_frame_reads_the_same_dice(reader: OnnxDiceReader) -> None:
     item = load_dataset(SAMPLES)[4]
     frame = item.load()

@@ -166,8 +166,9 @@ class OnnxDiceReader:
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
-        """The dice in one BGR frame (height, width, 3) of uint8."""
+    def find(self, frame: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Stage 1 alone: the candidate dice's boxes in one BGR frame and the finder's scores, best
+        first, before the pip reader has its say (calibrating the reader's int8 file uses it)."""
         frame = np.asarray(frame)
         if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"the reader needs a BGR uint8 frame (height, width, 3), got {frame.dtype} {frame.shape}")
@@ -181,7 +182,13 @@ class OnnxDiceReader:
             raise ReaderError(f"dice finder failed on a {width}x{height} frame: {exc}") from exc
         boxes, scores = decode_finder(maps, scale, (height, width), self.files.finder_threshold)
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
-        boxes, scores = boxes[keep], scores[keep]
+        return boxes[keep], scores[keep]
+
+    def read(self, frame: NDArray[np.uint8]) -> Detections:
+        """The dice in one BGR frame (height, width, 3) of uint8."""
+        frame = np.asarray(frame)
+        boxes, scores = self.find(frame)
+        height, width = frame.shape[:2]
         if not len(boxes):
             return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
         try:
