@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
+from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
 from scorekeeper.training.shapes import reader_multiply_adds
 from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, machine_name, measure_latency, score_conditions, score_dataset, score_resized
 from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
@@ -125,6 +126,13 @@ def write_card(
         + ". The held-out split is also scored against the labels as given."
         for name, splits in all_fixes.items()
     )
+    pips_entry = manifest["pips"]
+    int8 = (
+        "\n   Weights and activations in int8 (`scorekeeper.training.quantize`), quantized after training from the"
+        f"\n   fp32 export (SHA-256 `{pips_entry['int8_from_sha256']}`), calibrated on the {pips_entry['calibration_crops']:,} crops"
+        f"\n   and quarter turns the finder cut from {CALIBRATION_SCENES} rendered scenes and every {CALIBRATION_PHOTO_EVERY}th training photo."
+        if "int8_from_sha256" in pips_entry else ""
+    )
     text = f"""# Dice reader models
 
 Written by `scorekeeper train`; do not edit by hand. Reproduce with:
@@ -151,7 +159,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
    its value; candidates whose "not a die" probability is >= 0.5 are dropped, unless the finder
    is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
-   most 50% sure, so they are asked about. Dice below {manifest['unsure_below']} are reported unsure.
+   most 50% sure, so they are asked about. Dice below {manifest['unsure_below']} are reported unsure.{int8}
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down
