@@ -65,20 +65,24 @@ def finder_input(frame: NDArray[np.uint8], scale: float | None = None) -> tuple[
     small = cv2.resize(frame, (sw, sh), interpolation=cv2.INTER_AREA)
     ph, pw = math.ceil(sh / ALIGN) * ALIGN, math.ceil(sw / ALIGN) * ALIGN
     tensor = np.zeros((1, 3, ph, pw), np.float32)
-    tensor[0, :, :sh, :sw] = small.transpose(2, 0, 1) * np.float32(1 / 255)
+    # Plane by plane: transposing the interleaved image took twice as long (1.0 against 0.56 ms at
+    # 960x540), a twentieth of a 1280x720 read.
+    for channel, plane in enumerate(cv2.split(small)):
+        tensor[0, channel, :sh, :sw] = plane
+    tensor *= np.float32(1 / 255)
     return tensor, s
 
 
-def _peaks(heat: NDArray[np.float32]) -> NDArray[np.bool_]:
-    """Cells that are the maximum of their 3x3 neighbourhood."""
+def _peaks(heat: NDArray[np.float32], threshold: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Rows and columns of the cells at or above ``threshold`` that are the maximum of their 3x3
+    neighbourhood (only those few cells are compared: comparing the whole map took twice as long)."""
+    ys, xs = np.nonzero(heat >= threshold)
     padded = np.pad(heat, 1, mode="constant", constant_values=-1.0)
-    h, w = heat.shape
-    best = heat.copy()
+    peak = np.ones(len(ys), np.bool_)
     for dy in (0, 1, 2):
         for dx in (0, 1, 2):
-            best = np.maximum(best, padded[dy : dy + h, dx : dx + w])
-    result: NDArray[np.bool_] = heat >= best
-    return result
+            peak &= heat[ys, xs] >= padded[ys + dy, xs + dx]
+    return ys[peak], xs[peak]
 
 
 def decode_finder(
@@ -95,7 +99,7 @@ def decode_finder(
     ([[28.0, 20.0, 44.0, 36.0]], [0.9])
     """
     heat = output[0, 0]
-    ys, xs = np.nonzero((heat >= threshold) & _peaks(heat))
+    ys, xs = _peaks(heat, threshold)
     scores = heat[ys, xs].astype(np.float32)
     cx = (xs + 0.5 + output[0, 3, ys, xs]) * STRIDE / scale
     cy = (ys + 0.5 + output[0, 4, ys, xs]) * STRIDE / scale
