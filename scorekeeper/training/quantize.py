@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.training.manifest import update_manifest
 from scorekeeper.vision.dataset import LabelledImage
-from scorekeeper.vision.processing import VIEWS, crop_boxes, dihedral_views, reader_input
+from scorekeeper.vision.processing import pips_input
 from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader, sha256_of
 from scorekeeper.vision.render import random_scene, render
 
@@ -43,13 +44,14 @@ def calibration_frames(seed: int, photos: Sequence[LabelledImage] = (), scenes: 
 
 
 def calibration_batches(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> list[NDArray[np.float32]]:
-    """The pip reader's inputs for each frame, as ``OnnxDiceReader.read`` builds them."""
+    """The pip reader's inputs for each frame: ``pips_input`` of the boxes ``OnnxDiceReader.find`` gives,
+    as ``read`` builds them."""
     reader = OnnxDiceReader(model_dir)
     batches = []
     for frame in frames:
         boxes, _scores = reader.find(frame)
         if len(boxes):
-            batches.append(dihedral_views(reader_input(crop_boxes(frame, boxes)), VIEWS))
+            batches.append(pips_input(frame, boxes))
     return batches
 
 
@@ -92,12 +94,3 @@ def quantize_reader(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> int
     update_manifest(model_dir, {"pips": entry})
     return crops
 
-
-def update_manifest(model_dir: Path, changes: dict[str, object]) -> None:
-    """Set top-level entries of a model folder's manifest (written whole, then moved into place)."""
-    path = model_dir / MANIFEST_FILE
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    manifest.update(changes)
-    tmp = path.with_name(MANIFEST_FILE + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)

@@ -6,7 +6,6 @@ Imports torch: only ``scorekeeper train`` loads this module (install the ``train
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import multiprocessing
@@ -25,13 +24,14 @@ from torch import nn
 
 from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
-from scorekeeper.training.quantize import calibration_frames, quantize_reader, update_manifest
+from scorekeeper.training.manifest import update_manifest, write_manifest
+from scorekeeper.training.quantize import calibration_frames, quantize_reader
 from scorekeeper.vision.assessment import machine_name, resized
 from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import ALIGN, CROP, FINDER_MAX_SIDE, FINDER_SCALE, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
 from scorekeeper.vision.render import random_scene, render_with_visibility
-from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, sha256_of
+from scorekeeper.vision.reader import FINDER_FILE, PIPS_FILE, sha256_of
 
 log = logging.getLogger(__name__)
 
@@ -431,9 +431,7 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
         "config": asdict(config),
         **extra,
     }
-    tmp = out_dir / (MANIFEST_FILE + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, out_dir / MANIFEST_FILE)
+    write_manifest(out_dir, manifest)
 
 
 def run_training(

@@ -213,6 +213,15 @@ def dihedral_views(batch: NDArray[np.float32], views: int = VIEWS) -> NDArray[np
     return result
 
 
+def pips_input(frame: NDArray[np.uint8], boxes: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The pip reader's batch for the found ``boxes`` of one frame: each die's crop in its
+    ``VIEWS`` quarter turns, view by view ((VIEWS * n, 3, CROP, CROP); ``mean_over_views`` undoes it).
+
+    >>> pips_input(np.zeros((100, 100, 3), np.uint8), np.array([[40, 40, 60, 60]], np.float32)).shape
+    (4, 3, 32, 32)
+    """
+    return dihedral_views(reader_input(crop_boxes(frame, boxes)), VIEWS)
+
 def mean_over_views(probs: NDArray[np.float32], views: int) -> NDArray[np.float32]:
     """(views * n, k) probabilities from ``dihedral_views`` back to (n, k), averaged per crop.
 

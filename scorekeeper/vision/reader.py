@@ -25,14 +25,12 @@ from scorekeeper.vision.processing import (
     ALIGN,
     NOT_A_DIE,
     VIEWS,
-    crop_boxes,
     decode_finder,
     dice_kept,
     finder_input,
     finder_scale,
-    dihedral_views,
     mean_over_views,
-    reader_input,
+    pips_input,
     softmax,
     suppress_overlaps,
 )
@@ -192,7 +190,7 @@ class OnnxDiceReader:
         if not len(boxes):
             return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
         try:
-            logits = self._pips.run(None, {"crops": dihedral_views(reader_input(crop_boxes(frame, boxes)), VIEWS)})[0]
+            logits = self._pips.run(None, {"crops": pips_input(frame, boxes)})[0]
         except Exception as exc:
             raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
         probs = mean_over_views(softmax(logits), VIEWS)

@@ -1,0 +1,24 @@
+"""Writing a model folder's manifest (the checksums and settings ``OnnxDiceReader`` checks at load):
+always whole, then moved into place, so a crash never leaves half a manifest."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from scorekeeper.vision.reader import MANIFEST_FILE
+
+
+def write_manifest(model_dir: Path, manifest: Mapping[str, object]) -> None:
+    """Write ``manifest`` as the folder's manifest, replacing any there."""
+    tmp = model_dir / (MANIFEST_FILE + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, model_dir / MANIFEST_FILE)
+
+
+def update_manifest(model_dir: Path, changes: Mapping[str, object]) -> None:
+    """Set top-level entries of the folder's manifest."""
+    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    write_manifest(model_dir, {**manifest, **changes})
