@@ -13,6 +13,7 @@ from scorekeeper.vision import Detections
 from scorekeeper.vision.assessment import score_dataset, score_resized
 from scorekeeper.vision.dataset import LabelledImage, label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
 from scorekeeper.vision.evaluation import Score
+from scorekeeper.vision.processing import WEAK_FIND
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, ModelError, ModelFiles, OnnxDiceReader, default_model_dir
 from scorekeeper.vision.render import Scene, TableLook, render
 
@@ -36,7 +37,7 @@ def test_the_committed_models_are_found_checked_and_small() -> None:
     assert "int8_from_sha256" in json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["pips"]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 28 of 36 rolls exact (77.8%), recall 94.9%, precision 96.6%, value accuracy 97.0%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
+@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 29 of 36 rolls exact (80.6%), recall 96.0%, precision 96.6%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
 def test_every_rendered_sample_roll_is_exact(reader: OnnxDiceReader) -> None:
     items = load_dataset(SAMPLES)
     assert len(items) >= 30
@@ -74,11 +75,28 @@ def test_find_gives_the_candidates_that_read_then_reads(reader: OnnxDiceReader) 
     item = load_dataset(SAMPLES)[0]
     frame = item.load()
     boxes, scores = reader.find(frame)
-    found = reader.read(frame)
-    assert len(boxes) >= len(found) == len(item.labels)
     assert np.all(np.diff(scores) <= 0) and np.all(scores >= reader.files.finder_threshold)
+    weak_boxes, weak_scores = reader.find(frame, WEAK_FIND)
+    assert np.all(weak_scores >= WEAK_FIND) and len(weak_boxes) >= len(boxes)
+    found = reader.read(frame)
+    assert len(weak_boxes) >= len(found) == len(item.labels)
     for box in found.boxes:
-        assert np.any(np.all(np.isclose(boxes, box), axis=1)), box
+        assert np.any(np.all(np.isclose(weak_boxes, box), axis=1)), box
+
+
+def test_a_die_only_weakly_found_counts_when_the_pip_reader_is_sure_of_it(reader: OnnxDiceReader) -> None:
+    # A die the finder peaks under its threshold for is scored only when it needs no tap: it must
+    # never add a die the window asks about. Scene 02's black die with dim pips is one.
+    weak_dice = []
+    for item in load_dataset(SAMPLES):
+        frame = item.load()
+        strong, _ = reader.find(frame)
+        found = reader.read(frame)
+        for box, confidence in zip(found.boxes, found.confidences):
+            if not np.any(np.all(np.isclose(strong, box), axis=1)):
+                weak_dice.append(item.path.name)
+                assert confidence >= reader.unsure_below, (item.path.name, box, confidence)
+    assert "scene_02_dim_tilt18_wood.jpg" in weak_dice
 
 
 def test_a_quarter_turned_frame_reads_the_same_dice(reader: OnnxDiceReader) -> None:

@@ -16,7 +16,7 @@ from scorekeeper.training.shapes import reader_multiply_adds
 from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, machine_name, measure_latency, score_conditions, score_dataset, score_resized
 from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
-from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS
+from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
 from scorekeeper.vision.render import random_scene, render
 
@@ -159,7 +159,9 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    and the softmax probabilities are averaged; a die's confidence is that mean probability of
    its value; candidates whose "not a die" probability is >= 0.5 are dropped, unless the finder
    is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
-   most 50% sure, so they are asked about. Dice below {manifest['unsure_below']} are reported unsure.{int8}
+   most 50% sure, so they are asked about. Weak finds (peaks from {WEAK_FIND} up to the threshold) are read
+   too and kept only when the reader would score them without asking: "not a die" under
+   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure.{int8}
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down

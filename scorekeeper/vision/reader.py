@@ -25,6 +25,7 @@ from scorekeeper.vision.processing import (
     ALIGN,
     NOT_A_DIE,
     VIEWS,
+    WEAK_FIND,
     decode_finder,
     dice_kept,
     finder_input,
@@ -164,9 +165,10 @@ class OnnxDiceReader:
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
 
-    def find(self, frame: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    def find(self, frame: NDArray[np.uint8], threshold: float | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Stage 1 alone: the candidate dice's boxes in one BGR frame and the finder's scores, best
-        first, before the pip reader has its say (calibrating the reader's int8 file uses it)."""
+        first, before the pip reader has its say. Peaks at least ``threshold`` high (default: the
+        finder's own, as the reader's int8 file was calibrated on)."""
         frame = np.asarray(frame)
         if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"the reader needs a BGR uint8 frame (height, width, 3), got {frame.dtype} {frame.shape}")
@@ -178,14 +180,15 @@ class OnnxDiceReader:
             maps = self._finder.run(None, {"frame": tensor})[0]
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise ReaderError(f"dice finder failed on a {width}x{height} frame: {exc}") from exc
-        boxes, scores = decode_finder(maps, scale, (height, width), self.files.finder_threshold)
+        boxes, scores = decode_finder(maps, scale, (height, width), self.files.finder_threshold if threshold is None else threshold)
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
         return boxes[keep], scores[keep]
 
     def read(self, frame: NDArray[np.uint8]) -> Detections:
         """The dice in one BGR frame (height, width, 3) of uint8."""
         frame = np.asarray(frame)
-        boxes, scores = self.find(frame)
+        threshold = self.files.finder_threshold
+        boxes, scores = self.find(frame, min(WEAK_FIND, threshold))
         height, width = frame.shape[:2]
         if not len(boxes):
             return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
@@ -195,6 +198,6 @@ class OnnxDiceReader:
             raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
         probs = mean_over_views(softmax(logits), VIEWS)
         values = probs[:, 1:].argmax(1) + 1
-        is_die = dice_kept(scores, probs[:, NOT_A_DIE])
         confidences = probs[np.arange(len(values)), values]
+        is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, self.unsure_below)
         return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)
