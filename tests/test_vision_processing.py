@@ -32,6 +32,7 @@ from scorekeeper.vision.processing import (
     dihedral_views,
     finder_input,
     finder_scale,
+    found_again,
     mean_over_views,
     reader_input,
     softmax,
@@ -93,6 +94,24 @@ def test_non_maximum_suppression_keeps_the_best_of_overlapping_boxes() -> None:
     assert suppress_overlaps(boxes, scores).tolist() == [1, 2]
     assert suppress_overlaps(np.zeros((0, 4), np.float32), np.zeros(0, np.float32)).tolist() == []
     assert box_iou(boxes[:1], boxes[:1]).tolist() == [[1.0]]
+
+
+def test_an_unsure_find_centred_on_a_stronger_die_is_that_die_found_again() -> None:
+    die = [100, 100, 140, 140]
+    boxes = np.array([die, [108, 104, 148, 144], [141, 100, 181, 140], [95, 118, 135, 157], [160, 160, 200, 200]], np.float32)
+    scores = np.array([0.9, 0.5, 0.6, 0.4, 0.3], np.float32)
+    kept = np.ones(5, bool)
+    unsure = np.array([False, True, True, True, True])
+    # 1 is centred on 0; 2 touches 0 from the side (its centre is off 0's box); 3's centre is in 0's
+    # edge band only; 4 is centred on nothing
+    assert found_again(boxes, scores, kept, unsure).tolist() == [False, True, False, False, False]
+    # read sure, it stays a die; centred on a find that is not kept, it stays
+    assert not found_again(boxes, scores, kept, np.zeros(5, bool)).any()
+    assert not found_again(boxes, scores, np.array([False, True, True, True, True]), unsure)[1]
+    # a find found again does not make a weaker one found again in turn
+    chain = np.array([die, [110, 110, 150, 150], [126, 126, 166, 166]], np.float32)
+    assert found_again(chain, np.array([0.9, 0.5, 0.4], np.float32), np.ones(3, bool), np.array([False, True, True])).tolist() == [False, True, False]
+    assert found_again(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, bool)).tolist() == []
 
 
 def test_crops_are_square_centred_and_cut_at_full_resolution() -> None:

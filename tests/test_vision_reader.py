@@ -37,7 +37,7 @@ def test_the_committed_models_are_found_checked_and_small() -> None:
     assert "int8_from_sha256" in json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["pips"]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 29 of 36 rolls exact (80.6%), recall 96.0%, precision 96.6%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
+@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 30 of 36 rolls exact (83.3%), recall 96.0%, precision 97.1%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
 def test_every_rendered_sample_roll_is_exact(reader: OnnxDiceReader) -> None:
     items = load_dataset(SAMPLES)
     assert len(items) >= 30
@@ -51,6 +51,13 @@ def test_no_rendered_sample_roll_is_misread_without_the_window_asking(reader: On
     # still a wrong roll. A missed, extra or unsure die makes the window ask for a tap instead.
     score = score_dataset(reader, load_dataset(SAMPLES))
     assert score.unasked == 0, "\n".join(line for line in score.failures if line.endswith("(unasked)"))
+
+
+def test_a_die_boxed_twice_across_its_side_face_is_read_once(reader: OnnxDiceReader) -> None:
+    # Scene 01's 6 is found a second time, centred on its own box and read unsure.
+    item = next(i for i in load_dataset(SAMPLES) if i.path.name == "scene_01_warm_tilt9_paper.jpg")
+    found = reader.read(item.load())
+    assert sorted(found.values.tolist()) == sorted(item.labels.values.tolist())
 
 
 def test_an_empty_table_has_no_dice(reader: OnnxDiceReader) -> None:

@@ -29,6 +29,7 @@ from scorekeeper.vision.processing import (
     decode_finder,
     dice_kept,
     finder_input,
+    found_again,
     finder_scale,
     mean_over_views,
     pips_input,
@@ -200,4 +201,5 @@ class OnnxDiceReader:
         values = probs[:, 1:].argmax(1) + 1
         confidences = probs[np.arange(len(values)), values]
         is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, self.unsure_below)
+        is_die &= ~found_again(boxes, scores, is_die, confidences < self.unsure_below)
         return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)
