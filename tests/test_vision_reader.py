@@ -77,6 +77,10 @@ def test_detections_are_in_frame_pixels_with_confidences(reader: OnnxDiceReader)
     assert found.unsure_below == reader.unsure_below
 
 
+def _among(boxes: np.ndarray, box: np.ndarray) -> bool:
+    return bool(np.any(np.all(np.isclose(boxes, box), axis=1)))
+
+
 def test_find_gives_the_candidates_that_read_then_reads(reader: OnnxDiceReader) -> None:
     # The int8 pip reader is calibrated on find's boxes: they must be the crops read actually cuts.
     item = load_dataset(SAMPLES)[0]
@@ -88,7 +92,7 @@ def test_find_gives_the_candidates_that_read_then_reads(reader: OnnxDiceReader) 
     found = reader.read(frame)
     assert len(weak_boxes) >= len(found) == len(item.labels)
     for box in found.boxes:
-        assert np.any(np.all(np.isclose(weak_boxes, box), axis=1)), box
+        assert _among(weak_boxes, box), box
 
 
 def test_a_die_only_weakly_found_counts_when_the_pip_reader_is_sure_of_it(reader: OnnxDiceReader) -> None:
@@ -100,7 +104,7 @@ def test_a_die_only_weakly_found_counts_when_the_pip_reader_is_sure_of_it(reader
         strong, _ = reader.find(frame)
         found = reader.read(frame)
         for box, confidence in zip(found.boxes, found.confidences):
-            if not np.any(np.all(np.isclose(strong, box), axis=1)):
+            if not _among(strong, box):
                 weak_dice.append(item.path.name)
                 assert confidence >= reader.unsure_below, (item.path.name, box, confidence)
     assert "scene_02_dim_tilt18_wood.jpg" in weak_dice
