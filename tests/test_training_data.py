@@ -7,7 +7,18 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.training.data import CORRECTION_CROPS, corrected_die_samples, corrections_samples, fresh_photo_crops, negative_boxes, off_every_face
+from scorekeeper.training.data import (
+    CORRECTION_CROPS,
+    JITTER_SCALE,
+    JITTER_SHIFT,
+    corrected_die_samples,
+    corrections_samples,
+    fresh_photo_crops,
+    jitter_boxes,
+    moved_boxes,
+    negative_boxes,
+    off_every_face,
+)
 from scorekeeper.vision.corrections import save_correction, withdraw_correction
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, box_iou
@@ -108,3 +119,15 @@ def test_a_corrections_folder_becomes_samples_and_its_bad_lines_are_reported(tmp
     assert not samples.images, "a correction keeps a die, not a frame for the finder"
     assert messages[0].startswith(f"{tmp_path / 'corrections.jsonl'}:5:")
     assert messages[-1] == f"{tmp_path}: 2 corrections used (1 dice, 1 not dice), 1 taken back in the game, 1 skipped"
+
+
+def test_jitter_drawn_for_all_dice_at_once_moves_each_as_die_by_die() -> None:
+    # fresh_photo_crops draws every die's jitter in one go; a given seed must still cut the crops
+    # it cut one die at a time, or `scorekeeper train` stops reproducing the committed model
+    boxes = np.array([[10, 20, 50, 60], [100, 40, 130, 80], [0, 0, 15, 12]], np.float32)
+    rng = np.random.default_rng(4)
+    die_by_die = np.concatenate([jitter_boxes(box, rng) for box in boxes])
+    moves = np.random.default_rng(4).standard_normal((3, 3))
+    at_once = moved_boxes(boxes, JITTER_SHIFT * moves[:, 0], JITTER_SHIFT * moves[:, 1], JITTER_SCALE * moves[:, 2])
+    assert np.array_equal(at_once, die_by_die)
+    assert not np.array_equal(at_once, boxes)

@@ -60,15 +60,27 @@ class Samples:
         self.photos += other.photos
 
 
-def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator, shift: float = 0.07, scale: float = 0.1) -> NDArray[np.float32]:
+JITTER_SHIFT = 0.07
+"""Spread of a jittered box's centre, as a share of its longer side (a normal's sigma)."""
+JITTER_SCALE = 0.1
+"""Spread of a jittered box's log size."""
+
+
+def jitter_boxes(boxes: NDArray[np.float32], rng: np.random.Generator) -> NDArray[np.float32]:
     """Boxes moved and resized a little, as the finder's boxes will be."""
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    n = len(boxes)
+    return moved_boxes(boxes, rng.normal(0, JITTER_SHIFT, n), rng.normal(0, JITTER_SHIFT, n), rng.normal(0, JITTER_SCALE, n))
+
+
+def moved_boxes(boxes: NDArray[np.float32], dx: NDArray[np.float64], dy: NDArray[np.float64], log_scale: NDArray[np.float64]) -> NDArray[np.float32]:
+    """``boxes`` moved by ``dx`` and ``dy`` of their longer side and scaled by ``exp(log_scale)``."""
     cx, cy = (boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2
     w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     side = np.maximum(w, h)
-    cx = cx + rng.normal(0, shift, len(boxes)) * side
-    cy = cy + rng.normal(0, shift, len(boxes)) * side
-    f = np.exp(rng.normal(0, scale, len(boxes)))
+    cx = cx + dx * side
+    cy = cy + dy * side
+    f = np.exp(log_scale)
     w, h = w * f, h * f
     return np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1).astype(np.float32)
 
@@ -95,25 +107,32 @@ def fresh_photo_crops(
     >>> crops.shape, values.tolist()
     ((3, 32, 32, 3), [4, 4, 4])
     """
-    dice = [(p, d) for p, (_, labels) in enumerate(photos) for d in range(len(labels))]
-    if not dice or count <= 0:
+    per_photo = np.array([len(labels) for _, labels in photos], np.int64)
+    if not per_photo.sum() or count <= 0:
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     crops = np.zeros((count, CROP, CROP, 3), np.uint8)
     values = np.zeros(count, np.int64)
-    picks = rng.integers(0, len(dice), count)
+    # dice counted photo by photo: a pick is the photo whose count passes it, and a die in that photo
+    ends = np.cumsum(per_photo)
+    picks = rng.integers(0, int(ends[-1]), count)
+    which = np.searchsorted(ends, picks, side="right")
+    die = picks - (ends - per_photo)[which]
     angles = rng.uniform(-45, 45, count).astype(np.float32)
     widen = 1 + rng.random(count) * (np.abs(np.cos(np.radians(angles))) + np.abs(np.sin(np.radians(angles))) - 1)
     small = rng.random(count) < small_share
     sizes = np.round(rng.uniform(*SMALL_SIDES, count) * CROP_CONTEXT).astype(int)
-    for i, pick in enumerate(picks):
-        frame, labels = photos[dice[pick][0]]
-        box = jitter_boxes(labels.boxes[dice[pick][1] : dice[pick][1] + 1], rng)
-        crop = crop_boxes(frame, box, CROP_CONTEXT * widen[i], angles[i : i + 1])[0]
+    # each die's three draws in turn, as ``jitter_boxes`` die by die makes them
+    moves = rng.standard_normal((count, 3))
+    boxes = np.stack([photos[p][1].boxes[d] for p, d in zip(which, die)]).astype(np.float32)
+    boxes = moved_boxes(boxes, JITTER_SHIFT * moves[:, 0], JITTER_SHIFT * moves[:, 1], JITTER_SCALE * moves[:, 2])
+    for i, (p, d) in enumerate(zip(which, die)):
+        frame, labels = photos[p]
+        crop = crop_boxes(frame, boxes[i : i + 1], CROP_CONTEXT * widen[i], angles[i : i + 1])[0]
         if small[i]:
             low = cv2.resize(crop, (sizes[i], sizes[i]), interpolation=cv2.INTER_AREA)
             crop = cv2.resize(low, (CROP, CROP), interpolation=cv2.INTER_LINEAR)
         crops[i] = crop
-        values[i] = labels.values[dice[pick][1]]
+        values[i] = labels.values[d]
     return crops, values
 
 
