@@ -112,7 +112,7 @@ def fresh_photo_crops(
         return np.zeros((0, CROP, CROP, 3), np.uint8), np.zeros(0, np.int64)
     crops = np.zeros((count, CROP, CROP, 3), np.uint8)
     values = np.zeros(count, np.int64)
-    # dice counted photo by photo: a pick is the photo whose count passes it, and a die in that photo
+    # the dice numbered photo by photo: a pick's photo is the first whose running count passes it
     ends = np.cumsum(per_photo)
     picks = rng.integers(0, int(ends[-1]), count)
     which = np.searchsorted(ends, picks, side="right")
