@@ -70,7 +70,11 @@ class TrainConfig:
     real photos, the rendered crops get as many steps as at 25% of 32,000; bfloat16 pays for it.
     Not fewer: 24,000 made the whole training 79.7 min on a 2-core CPU without AMX (116 with 44,000)
     but read 2 byler test dice wrong where 44,000 read 1 (value accuracy 99.43%, roll exact 96.08%:
-    under the 99.5 and 97 the reader must reach), and 28 of 36 samples exactly where it read 30."""
+    under the 99.5 and 97 the reader must reach), and 28 of 36 samples exactly where it read 30.
+    Nor a first layer of 16 channels (the rest as wide) with 34,000 steps: its step took 89 ms where
+    this one takes 107.5 there (likely as oneDNN works in blocks of 16 channels) and the whole
+    training 84.0 min, but it read two byler test 3s as 2 (unsure; 99.43%, 96.08% again) and 27 of 36
+    samples exactly."""
     reader_batch: int = 128
     """Crops per pip-reader step."""
     reader_width: int = 24
