@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import time
 from pathlib import Path
 
@@ -63,14 +64,11 @@ def main() -> None:
         per_set.append(score.exact)
         failures += score.failures
     lo, hi = wilson(total.exact, total.images)
-    p = total.exact / total.images
-    print(f"{total.images} sample-like scenes ({sets} sets of {SET}), {total.labelled} dice, read on {machine_name()} in {time.monotonic() - start:.0f} s")
-    print(f"roll exact        {p * 100:6.2f}%  (95% interval {lo * 100:.1f}-{hi * 100:.1f}%)")
-    print(f"recall            {total.recall * 100:6.2f}%")
-    print(f"precision         {total.precision * 100:6.2f}%")
-    print(f"value accuracy    {total.value_accuracy * 100:6.2f}%")
-    print(f"wrong, unasked    {total.unasked} rolls")
-    print(f"exact per set of {SET}: {sorted(per_set)}  (median {sorted(per_set)[len(per_set) // 2]})")
+    p = total.roll_exact
+    print(f"{total.images} sample-like scenes ({sets} sets of {SET}), read on {machine_name()} in {time.monotonic() - start:.0f} s")
+    print(total.report())
+    print(f"roll exact 95% interval {lo * 100:.1f}-{hi * 100:.1f}%")
+    print(f"exact per set of {SET}: {sorted(per_set)}  (median {statistics.median(per_set):g})")
     print(f"chance that all {SET} of a set are exact at this rate: {p ** SET * 100:.2g}% (all {sets} sets drawn: {sum(n == SET for n in per_set)} were)")
     print(f"roll-exact rate at which all {SET} come out exact half the time: {0.5 ** (1 / SET) * 100:.1f}%")
     print("first failures:")
