@@ -1,6 +1,7 @@
-"""``scorekeeper evaluate DATASET [--split CSV NAME]``: how well the dice reader reads a labelled folder.
+"""``scorekeeper evaluate DATASET [--split CSV NAME] [--dice]``: how well the dice reader reads a labelled folder.
 
-Prints recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
+Prints the outcome per photo at the table (read right with nothing asked, asked for a tap, read
+wrong with nothing asked), per group too where the split file has a ``group`` column, then recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
 share of images whose sorted values equal the labels': what scoring needs), how often dice are
 marked unsure and how often sure ones are right, and the confusion of values. A data set the
 project has reviewed labels for (``scorekeeper/vision/label_fixes/NAME.csv``) is scored against
@@ -29,13 +30,16 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--as-labelled", action="store_true", help="score the labels as given, without the project's reviewed fixes for this data set"
     )
+    parser.add_argument(
+        "--dice", action="store_true", help="tell the reader how many dice each photo holds (the labelled count), as a game does"
+    )
     parser.add_argument("--failures", type=int, default=20, metavar="N", help="list at most N images not read exactly (default 20)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.vision.assessment import score_dataset
-    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
+    from scorekeeper.vision.assessment import score_groups
+    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, read_split, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     try:
@@ -48,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.as_labelled:
             items, fixes = with_label_fixes(items, args.dataset)
         reader = OnnxDiceReader(args.model)
-        score = score_dataset(reader, items)
+        split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
+        group_of = read_split(split_file, "group") if split_file.is_file() and _has_column(split_file, "group") else {}
+        scores = score_groups(reader, items, group_of, counted=args.dice)
+        score = scores.pop("")
     except (ValueError, ReaderError) as exc:  # DatasetError and ModelError are ValueErrors
         print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
         return 2
@@ -57,17 +64,32 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.json:
         fixed = {"label_fixes": str(fixes_file), "labels_fixed": len(fixes)} if fixes else {}
-        print(json.dumps({"dataset": str(args.dataset), **fixed, **score.to_json(), "failures": score.failures}))
+        groups = {"groups": {name: group.to_json() for name, group in sorted(scores.items())}} if scores else {}
+        print(json.dumps({"dataset": str(args.dataset), "dice_told": args.dice, **fixed, **score.to_json(), **groups, "failures": score.failures}))
         return 0
-    print(f"{args.dataset}" + (f" (split {args.split[1]})" if args.split else ""))
+    how = ", the reader told how many dice each photo holds" if args.dice else ", read blind"
+    print(f"{args.dataset}" + (f" (split {args.split[1]})" if args.split else "") + how)
     if fixes:
         print(
             f"labels as reviewed in {fixes_file}: {describe_fixes(fixes)} "
             "(each checked on the photo; --as-labelled scores the labels as given)"
         )
     print(score.report())
+    if scores:
+        print("per group:  photos   right, nothing asked   asked   wrong, nothing asked")
+        for name, group in sorted(scores.items()):
+            print(f"  {name:<18}{group.images:5d}   {group.right_unasked_share:20.1%}   {group.asked_share:5.1%}   {group.wrong_unasked_share:20.1%}")
     if score.failures:
         print(f"not read exactly ({len(score.failures)}):")
         for line in score.failures[: args.failures]:
             print(f"  {line}")
     return 0
+
+
+def _has_column(path: Path, column: str) -> bool:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            header = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return column in [name.strip() for name in header.split(",")]

@@ -1,8 +1,9 @@
-"""``scorekeeper read [--json] [--model PATH] IMAGE...``: the dice in photos.
+"""``scorekeeper read [--json] [--model PATH] [--dice N] IMAGE...``: the dice in photos.
 
 With ``--json``, one line per image (a contract other tools read):
 ``{"image": PATH, "width": W, "height": H, "dice": [{"box": [x0, y0, x1, y1], "value": 1-6,
-"confidence": C, "unsure": bool}], "roll": [sorted values]}``, or ``{"image": PATH, "error": "..."}``
+"confidence": C, "unsure": bool}], "roll": [sorted values]}`` (with ``--dice N`` also
+``"dropped": [[x0, y0, x1, y1], ...]``, the finds left out as least likely to be dice), or ``{"image": PATH, "error": "..."}``
 for an image that cannot be read; the others go on and the exit status is 1.
 """
 
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.reader import MAX_DICE
 
 
 def add_parser(commands: Any) -> None:
@@ -25,15 +27,33 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
     parser.add_argument("--model", type=Path, metavar="PATH", help="a model folder (with manifest.json) instead of the committed one")
+    parser.add_argument(
+        "--dice",
+        type=_dice_count,
+        metavar="N",
+        help="how many dice are on the table: keep the N finds likeliest to be dice and report the rest as dropped (default: read blind)",
+    )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files (PNG, JPEG, ...)")
     parser.set_defaults(run=run)
 
 
+def _dice_count(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--dice takes the number of dice on the table (0-{MAX_DICE}), got {text[:40]!r}") from None
+    if not 0 <= count <= MAX_DICE:
+        raise argparse.ArgumentTypeError(f"--dice takes the number of dice on the table (0-{MAX_DICE}), got {count}")
+    return count
+
+
 def _text(path: Path, width: int, height: int, found: Detections) -> str:
+    dropped = len(found.dropped)
+    left_out = f"; {dropped} more {'find' if dropped == 1 else 'finds'} dropped, least likely to be dice" if dropped else ""
     if not len(found):
-        return f"{path}: no dice ({width}x{height})"
+        return f"{path}: no dice ({width}x{height}{left_out})"
     unsure = int(found.unsure.sum())
-    note = f", {unsure} unsure (tap to fix)" if unsure else ""
+    note = (f", {unsure} unsure (tap to fix)" if unsure else "") + left_out
     lines = [f"{path}: {' '.join(str(v) for v in found.roll())}  ({len(found)} dice{note})"]
     for die in found.to_json():
         x0, y0, x1, y1 = die["box"]
@@ -55,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             frame = load_frame(path)
-            found = reader.read(frame)
+            found = reader.read(frame, args.dice)
         except (ValueError, ReaderError, MemoryError) as exc:  # ImageError is a ValueError
             failed += 1
             message = str(exc) if not isinstance(exc, MemoryError) else "not enough memory to decode this image"
@@ -66,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         height, width = frame.shape[:2]
         if args.json:
-            record = {"image": str(path), "width": width, "height": height, "dice": found.to_json(), "roll": found.roll()}
+            record: dict[str, Any] = {"image": str(path), "width": width, "height": height, "dice": found.to_json(), "roll": found.roll()}
+            if args.dice is not None:
+                record["dropped"] = [[round(float(v), 1) for v in box] for box in found.dropped]
             print(json.dumps(record), flush=True)
         else:
             print(_text(path, width, height, found), flush=True)

@@ -261,7 +261,7 @@ def _orient(image: NDArray[np.uint8], turn: int, flip: bool) -> NDArray[np.uint8
     True
     """
     if flip:
-        image = cv2.flip(image, 1)
+        image = np.asarray(cv2.flip(image, 1), np.uint8)
     code = _QUARTER_TURNS[turn]
     return image if code is None else np.asarray(cv2.rotate(image, code), np.uint8)
 

@@ -9,7 +9,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import cv2
@@ -25,12 +25,21 @@ CONDITION_SEED = 777_000
 """Seed of the rendered condition sets (never used for training data)."""
 
 
-def score_dataset(reader: DiceReader, items: Iterable[LabelledImage]) -> Score:
-    """Read every image and compare with its labels."""
-    score = Score()
+def score_dataset(reader: DiceReader, items: Iterable[LabelledImage], counted: bool = False) -> Score:
+    """Read every image and compare with its labels; ``counted`` tells the reader how many dice
+    each image holds (as a game does: six, then the dice left)."""
+    return score_groups(reader, items, {}, counted)[""]
+
+
+def score_groups(reader: DiceReader, items: Iterable[LabelledImage], group_of: Mapping[str, str], counted: bool = False) -> dict[str, Score]:
+    """``score_dataset`` over all images (key ``""``) and per group (``group_of``: image stem ->
+    group; images it does not name are in no group), reading each image once."""
+    scores: dict[str, Score] = {"": Score()}
     for item in items:
-        score.add(item.labels, reader.read(item.load()), item.path.name)
-    return score
+        found = reader.read(item.load(), dice=len(item.labels)) if counted else reader.read(item.load())
+        for key in ("", *([group_of[item.path.stem]] if item.path.stem in group_of else [])):
+            scores.setdefault(key, Score()).add(item.labels, found, item.path.name)
+    return scores
 
 
 PHOTO_SIZES = (0.5, 0.65, 0.8, 1.25, 1.5, 2.0)

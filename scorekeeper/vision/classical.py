@@ -53,8 +53,8 @@ class ClassicalDiceReader:
                 best = count
         return best
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
-        """The dice in one BGR frame."""
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """The dice in one BGR frame; given ``dice``, that many of the largest, the rest dropped."""
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         blurred = cv2.GaussianBlur(gray, (5, 5), 0)
         edges = cv2.Canny(blurred, 40, 120)
@@ -80,4 +80,7 @@ class ClassicalDiceReader:
                 values.append(count)
         if not boxes:
             return Detections.empty()
-        return Detections(np.array(boxes, np.float32), np.array(values), np.ones(len(values), np.float32))
+        found = np.array(boxes, np.float32)
+        order = np.argsort(-(found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1]), kind="stable")
+        kept, dropped = (order, order[:0]) if dice is None else (order[:dice], order[dice:])
+        return Detections(found[kept], np.array(values)[kept], np.ones(len(kept), np.float32), dropped=found[dropped])

@@ -82,16 +82,16 @@ def format_yolo_labels(labels: Detections, width: int, height: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def read_split(path: Path) -> dict[str, str]:
-    """``stem -> split name`` from a ``stem,split`` CSV file."""
+def read_split(path: Path, column: str = "split") -> dict[str, str]:
+    """``stem -> split name`` from a ``stem,split`` CSV file (or ``stem -> group`` with ``column="group"``)."""
     try:
         with path.open(newline="", encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
     except OSError as exc:
         raise DatasetError(f"cannot read split file {path}: {exc.strerror}") from None
-    if rows and not {"stem", "split"} <= set(rows[0]):
-        raise DatasetError(f"split file {path} needs the columns 'stem,split', got {','.join(rows[0])}")
-    return {row["stem"]: row["split"] for row in rows}
+    if rows and not {"stem", column} <= set(rows[0]):
+        raise DatasetError(f"split file {path} needs the columns 'stem,{column}', got {','.join(rows[0])}")
+    return {row["stem"]: row[column] for row in rows}
 
 
 def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None = None) -> list[LabelledImage]:

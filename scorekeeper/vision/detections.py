@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -29,6 +29,9 @@ class Detections:
     """(n,) confidence 0-1 that the die is a die and shows that value."""
     unsure_below: float = DEFAULT_UNSURE_BELOW
     """Dice with a lower confidence are reported as unsure."""
+    dropped: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    """(m, 4) boxes of finds left out because the reader was told how many dice there are and
+    these were the least likely to be dice; empty when it read blind."""
 
     def __post_init__(self) -> None:
         boxes = np.asarray(self.boxes, dtype=np.float32).reshape(-1, 4)
@@ -45,7 +48,9 @@ class Detections:
             raise ValueError(f"confidences must be 0-1, got {confidences.tolist()}")
         if len(boxes) and np.any(boxes[:, 2:] < boxes[:, :2]):
             raise ValueError(f"boxes must be x0, y0, x1, y1 with x1 >= x0 and y1 >= y0, got {boxes.tolist()}")
+        dropped = np.asarray(self.dropped, dtype=np.float32).reshape(-1, 4)
         object.__setattr__(self, "boxes", boxes)
+        object.__setattr__(self, "dropped", dropped)
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "confidences", confidences)
 
@@ -69,7 +74,7 @@ class Detections:
     def __getitem__(self, index: Any) -> Detections:
         """The dice picked by a mask, slice or index array."""
         keep = np.arange(len(self))[index]
-        return Detections(self.boxes[keep], self.values[keep], self.confidences[keep], self.unsure_below)
+        return Detections(self.boxes[keep], self.values[keep], self.confidences[keep], self.unsure_below, self.dropped)
 
     def to_json(self) -> list[dict[str, Any]]:
         """One dict per die, as the command line prints them."""
@@ -87,6 +92,7 @@ class Detections:
 class DiceReader(Protocol):
     """Anything that turns a frame into detections: the ONNX reader, or a fake in tests."""
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
-        """Read one BGR frame (height, width, 3) of uint8."""
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """Read one BGR frame (height, width, 3) of uint8. Given ``dice``, the number of dice on
+        the table, keep at most that many finds, the likeliest dice, and report the rest as dropped."""
         ...

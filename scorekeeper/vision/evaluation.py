@@ -6,6 +6,8 @@
 >>> score.add(truth, found)
 >>> score.recall, score.precision, score.value_accuracy, score.roll_exact
 (0.5, 0.5, 1.0, 0.0)
+>>> score.right_unasked_share, score.asked_share, score.wrong_unasked_share
+(0.0, 1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -59,6 +61,11 @@ class Score:
     """Matched dice not marked unsure with the right value."""
     exact: int = 0
     """Images whose sorted values equal the labels'."""
+    right_unasked: int = 0
+    """Images read exactly with nothing that makes the window ask: no die unsure."""
+    asked: int = 0
+    """Images on which the window asks the players: a die unsure, or another number of dice found
+    than labelled (the game knows how many were thrown)."""
     unasked: int = 0
     """Images read wrong with nothing that makes the window ask the players: as many dice found as
     labelled (the game knows how many were thrown, and says so of a missed or an extra die) and none of
@@ -86,10 +93,12 @@ class Score:
             self.confusion[truth.values[t], 0] += 1
         for f in set(range(len(found))) - {f for _, f in pairs}:
             self.confusion[0, found.values[f]] += 1
+        asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} dice of {len(truth)}"] if len(found) != len(truth) else [])
+        self.asked += int(bool(asks))
         if truth.roll() == found.roll():
             self.exact += 1
+            self.right_unasked += int(not asks)
             return
-        asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} dice of {len(truth)}"] if len(found) != len(truth) else [])
         self.unasked += int(not asks)
         if name:
             self.failures.append(f"{name}: labelled {truth.roll()}, read {found.roll()} ({'the window asks: ' + ', '.join(asks) if asks else 'unasked'})")
@@ -115,6 +124,21 @@ class Score:
         return self.exact / self.images if self.images else 1.0
 
     @property
+    def right_unasked_share(self) -> float:
+        """Share of images read exactly with nothing asked: the rolls a game scores without a tap."""
+        return self.right_unasked / self.images if self.images else 1.0
+
+    @property
+    def asked_share(self) -> float:
+        """Share of images on which the window asks for a tap."""
+        return self.asked / self.images if self.images else 0.0
+
+    @property
+    def wrong_unasked_share(self) -> float:
+        """Share of images read wrong with nothing asked: misreads a game would score."""
+        return self.unasked / self.images if self.images else 0.0
+
+    @property
     def unsure_share(self) -> float:
         """Share of found dice marked unsure."""
         return 1 - self.sure / self.matched if self.matched else 0.0
@@ -136,6 +160,9 @@ class Score:
             "sure_accuracy": round(self.sure_accuracy, 4),
             "unsure_share": round(self.unsure_share, 4),
             "wrong_unasked": self.unasked,
+            "right_unasked_share": round(self.right_unasked_share, 4),
+            "asked_share": round(self.asked_share, 4),
+            "wrong_unasked_share": round(self.wrong_unasked_share, 4),
             "confusion": self.confusion.tolist(),
         }
 
@@ -149,6 +176,7 @@ class Score:
             f"roll exact      {self.roll_exact:7.2%}",
             f"right when sure {self.sure_accuracy:7.2%}  (unsure {self.unsure_share:.2%} of found dice)",
             f"wrong, unasked  {self.unasked} of {self.images} rolls (as many dice found as labelled, none unsure)",
+            f"at the table    right, nothing asked {self.right_unasked_share:.1%} · asked {self.asked_share:.1%} · wrong, nothing asked {self.wrong_unasked_share:.1%}",
             "confusion (rows: labelled, columns: read; '-' = missed / not a labelled die):",
             "       -    1    2    3    4    5    6",
         ]

@@ -31,6 +31,7 @@ from scorekeeper.vision.processing import (
     finder_input,
     finder_scale,
     found_again,
+    likeliest_dice,
     mean_over_views,
     pips_input,
     softmax,
@@ -185,9 +186,13 @@ class OnnxDiceReader:
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
         return boxes[keep], scores[keep]
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
-        """The dice in one BGR frame (height, width, 3) of uint8."""
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """The dice in one BGR frame (height, width, 3) of uint8. Given ``dice``, the number of dice
+        on the table, the ``dice`` finds likeliest to be dice are kept (``likeliest_dice``) and the
+        other finds the blind reader would keep are reported as dropped."""
         frame = np.asarray(frame)
+        if dice is not None and dice < 0:
+            raise ValueError(f"the number of dice on the table must be 0 or more, got {dice}")
         threshold = self.files.finder_threshold
         boxes, scores = self.find(frame, min(WEAK_FIND, threshold))
         height, width = frame.shape[:2]
@@ -201,5 +206,11 @@ class OnnxDiceReader:
         values = probs[:, 1:].argmax(1) + 1
         confidences = probs[np.arange(len(values)), values]
         is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, self.unsure_below)
-        is_die &= ~found_again(boxes, scores, is_die, confidences < self.unsure_below)
-        return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below)
+        again = found_again(boxes, scores, is_die, confidences < self.unsure_below)
+        is_die &= ~again
+        dropped = np.zeros((0, 4), np.float32)
+        if dice is not None:
+            picked = likeliest_dice(scores, probs[:, NOT_A_DIE], ~again, dice)
+            dropped = boxes[is_die & ~picked]
+            is_die = picked
+        return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below, dropped)
