@@ -35,6 +35,14 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--out", type=Path, default=REPO / "models", help="model folder to write (default: models/)")
     parser.add_argument("--samples", type=Path, default=REPO / "sample_images", help="rendered sample images to measure in the card")
+    parser.add_argument(
+        "--unseen",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="FOLDER",
+        help="labelled photo folders not to train on, measured in the card as tables the reader never met",
+    )
     parser.add_argument("--card-only", action="store_true", help="only measure the models in --out and rewrite the card")
     parser.add_argument("--quick", action="store_true", help="a few minutes' smoke run (not the committed model)")
     parser.set_defaults(run=run)
@@ -60,9 +68,15 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+    not_photos = [str(folder) for folder in args.unseen if not (folder / "images").is_dir()]
+    if not_photos:
+        print(f"scorekeeper train: --unseen takes labelled photo folders (images/ and labels/ in them); not one: {', '.join(not_photos)}", file=sys.stderr)
+        return 2
     from scorekeeper.training.card import write_card
 
     command = "scorekeeper train " + " ".join(shlex.quote(str(p)) for p in args.photos)
+    if args.unseen:
+        command += " --unseen " + " ".join(shlex.quote(str(p)) for p in args.unseen)
     if not args.card_only:
         try:
             from scorekeeper.training.train import TrainConfig, run_training
@@ -73,6 +87,6 @@ def run(args: argparse.Namespace) -> int:
         if args.quick:
             config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30, mined_scenes=20)
         run_training(config, photos, args.out, _report, corrections)
-    write_card(args.out, photos, args.samples, command, _report, corrections)
+    write_card(args.out, photos, args.samples, command, _report, corrections, args.unseen)
     _report(f"model card written to {args.out / 'README.md'}")
     return 0

@@ -13,8 +13,18 @@ import numpy as np
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
 from scorekeeper.training.shapes import reader_multiply_adds
-from scorekeeper.vision.assessment import BUSY_MACHINE, PHOTO_SIZES, latency_frames, machine_name, measure_latency, score_conditions, score_dataset, score_resized
-from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
+from scorekeeper.vision.assessment import (
+    BUSY_MACHINE,
+    PHOTO_SIZES,
+    latency_frames,
+    machine_name,
+    measure_latency,
+    score_conditions,
+    score_dataset,
+    score_groups,
+    score_resized,
+)
+from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, read_split, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
@@ -37,6 +47,58 @@ HEADER = (
 )
 
 
+TABLE_HEADER = (
+    "| data | photos | right, nothing asked | asked | wrong, nothing asked | told the count: right, nothing asked | asked | wrong, nothing asked |\n"
+    "|---|---|---|---|---|---|---|---|"
+)
+FAILURE_EXAMPLES = 6
+"""Photos not read exactly listed per held-out split in the card."""
+
+
+def _table_row(name: str, blind: Score, counted: Score) -> str:
+    return (
+        f"| {name} | {blind.images} | {blind.right_unasked_share:.1%} | {blind.asked_share:.1%} | {blind.wrong_unasked_share:.1%} | "
+        f"{counted.right_unasked_share:.1%} | {counted.asked_share:.1%} | {counted.wrong_unasked_share:.1%} |"
+    )
+
+
+def licence_of(folder: Path) -> str:
+    r"""The licence and attribution a photo folder's README gives: the section headed "Licen[cs]e",
+    else its first line naming a licence; one line.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "README.md").write_text("# x\n\nabout\n\n## License and attribution\nCC BY 4.0. By A.\n\n## More\n")
+    ...     licence_of(Path(d))
+    'CC BY 4.0. By A.'
+    """
+    try:
+        lines = (folder / "README.md").read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return "no README: licence unknown"
+    for n, line in enumerate(lines):
+        if line.startswith("#") and ("licen" in line.lower()):
+            body = []
+            for rest in lines[n + 1 :]:
+                if rest.startswith("#"):
+                    break
+                body.append(rest.strip())
+            return " ".join(part for part in body if part)
+    return next((line.strip() for line in lines if "license" in line.lower() or "licence" in line.lower()), "the README names no licence")
+
+
+def table_outcomes(reader: OnnxDiceReader, folder: Path, split: str | None) -> tuple[dict[str, Score], dict[str, Score]]:
+    """A photo folder's split read blind and told each photo's count, over all (key ``""``) and
+    per group where ``split.csv`` has a ``group`` column; the project's reviewed labels where it has them."""
+    items = with_label_fixes(load_dataset(folder, split=split), folder)[0]
+    split_file = folder / "split.csv"
+    try:
+        group_of = read_split(split_file, "group") if split_file.is_file() else {}
+    except ValueError:
+        group_of = {}
+    return score_groups(reader, items, group_of), score_groups(reader, items, group_of, counted=True)
+
+
 def write_card(
     model_dir: Path,
     photo_folders: Sequence[Path],
@@ -44,11 +106,30 @@ def write_card(
     command: str,
     report: Callable[[str], None],
     corrections: Sequence[Path] = (),
+    unseen: Sequence[Path] = (),
 ) -> dict[str, object]:
-    """Measure the models in ``model_dir`` and write its README.md; returns the numbers."""
+    """Measure the models in ``model_dir`` and write its README.md; returns the numbers.
+    ``unseen`` photo folders were not trained on: they are measured as tables the reader never met."""
     manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
+    table_rows, failure_lines, source_rows = [], [], []
+    for folder in [*photo_folders, *unseen]:
+        trained = folder in photo_folders
+        split = "test" if (folder / "split.csv").exists() else None
+        items = load_dataset(folder)
+        source_rows.append(
+            f"| `{folder.name}` | {len(items)} | {sum(len(i.labels) for i in items):,} | "
+            f"{'train split' if trained and split else 'all' if trained else 'not trained on'} | {licence_of(folder)} |"
+        )
+        blind, counted = table_outcomes(reader, folder, split)
+        kind = "held-out split" if trained and split else "never seen in training" if not trained else "trained on"
+        for group in sorted(blind):
+            name = f"{folder.name}{' ' + group if group else ''} ({(split or 'all') + ', ' if split else ''}{kind})"
+            table_rows.append(_table_row(name, blind[group], counted[group]))
+            numbers[f"at the table: {name}"] = {"blind": blind[group].to_json(), "told the count": counted[group].to_json()}
+        report(f"{folder.name} at the table: {blind[''].right_unasked_share:.1%} right with nothing asked, {counted[''].right_unasked_share:.1%} told the count")
+        failure_lines += [f"- `{folder.name}` {line}" for line in blind[""].failures[:FAILURE_EXAMPLES]]
     data_rows, size_rows = [], []
     all_fixes: dict[str, dict[str, list[LabelFix]]] = {}
     for folder in photo_folders:
@@ -189,6 +270,25 @@ they blur into the face. The crop classifier also gets the last word on false fi
   (batch {config['reader_batch']}), AdamW with one-cycle learning rate, {config['threads']} threads,
   {'forward passes in bfloat16 (fp32 on a CPU without it natively)' if config.get('bfloat16') else 'fp32'}; {minutes:.1f} min on
   {manifest.get('train_machine', 'a machine the manifest does not name')}.
+
+## Data per source
+| source | photos | dice | used for training | licence and attribution |
+|---|---|---|---|---|
+{chr(10).join(source_rows) or '| (no photo folders given) | | | | |'}
+
+## At the table: what the players are asked
+Per photo, as a game meets it: read right with nothing asked (scored without a tap), asked (a die
+unsure, or another number of dice found than lie there: the window asks for a tap), or read wrong
+with nothing asked (a misread the game would score). Read blind, and told how many dice the photo
+holds, as a game tells the reader (six, then the dice left: `read --dice N`). A source never seen
+in training is the closest the card can come to a table a player brings.
+
+{TABLE_HEADER}
+{chr(10).join(table_rows) or '| (no photo folders given) | | | | | | | |'}
+
+Photos not read exactly, the first {FAILURE_EXAMPLES} of each source (read blind):
+
+{chr(10).join(failure_lines) or '- none'}
 
 ## Metrics per data set
 A found die matches a labelled one at box IoU >= 0.5; boxes frame each die's top face (as the

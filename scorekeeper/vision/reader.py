@@ -23,17 +23,14 @@ from numpy.typing import NDArray
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import (
     ALIGN,
-    NOT_A_DIE,
     VIEWS,
     WEAK_FIND,
     decode_finder,
-    dice_kept,
     finder_input,
     finder_scale,
-    found_again,
-    likeliest_dice,
     mean_over_views,
     pips_input,
+    read_finds,
     softmax,
     suppress_overlaps,
 )
@@ -191,26 +188,13 @@ class OnnxDiceReader:
         on the table, the ``dice`` finds likeliest to be dice are kept (``likeliest_dice``) and the
         other finds the blind reader would keep are reported as dropped."""
         frame = np.asarray(frame)
-        if dice is not None and dice < 0:
-            raise ValueError(f"the number of dice on the table must be 0 or more, got {dice}")
         threshold = self.files.finder_threshold
         boxes, scores = self.find(frame, min(WEAK_FIND, threshold))
-        height, width = frame.shape[:2]
-        if not len(boxes):
-            return Detections(boxes, np.zeros(0, np.int64), np.zeros(0, np.float32), self.unsure_below)
-        try:
-            logits = self._pips.run(None, {"crops": pips_input(frame, boxes)})[0]
-        except Exception as exc:
-            raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {width}x{height} frame: {exc}") from exc
-        probs = mean_over_views(softmax(logits), VIEWS)
-        values = probs[:, 1:].argmax(1) + 1
-        confidences = probs[np.arange(len(values)), values]
-        is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, self.unsure_below)
-        again = found_again(boxes, scores, is_die, confidences < self.unsure_below)
-        is_die &= ~again
-        dropped = np.zeros((0, 4), np.float32)
-        if dice is not None:
-            picked = likeliest_dice(scores, probs[:, NOT_A_DIE], ~again, dice)
-            dropped = boxes[is_die & ~picked]
-            is_die = picked
-        return Detections(boxes[is_die], values[is_die], confidences[is_die], self.unsure_below, dropped)
+        probs = np.zeros((0, 7), np.float32)
+        if len(boxes):
+            try:
+                logits = self._pips.run(None, {"crops": pips_input(frame, boxes)})[0]
+            except Exception as exc:
+                raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {frame.shape[1]}x{frame.shape[0]} frame: {exc}") from exc
+            probs = mean_over_views(softmax(logits), VIEWS)
+        return read_finds(boxes, scores, probs, threshold, self.unsure_below, dice)
