@@ -104,6 +104,10 @@ class TrainConfig:
     instead, its pip reader read the byler test as well as this one (one die wrong, 1.71% unsure) but
     still 28 samples exactly: the extra die came from the channels-last finder, which both such
     trainings made the same bit for bit."""
+    squash: float = 1.33
+    """Half the finder's windows and pip-reader crops are squashed in one direction by up to this
+    factor (log-uniformly, either way): photos stretched to a square by their export, as dice3's and
+    rune55's are, and webcams whose pixels are not square."""
     threads: int = 2
     """Torch threads."""
     bfloat16: bool = True
@@ -180,32 +184,57 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
 
 
 def _window(
-    image: NDArray[np.uint8], boxes: NDArray[np.float32], ignore: NDArray[np.float32], crop: int, zoom: float, rng: np.random.Generator
+    image: NDArray[np.uint8],
+    boxes: NDArray[np.float32],
+    ignore: NDArray[np.float32],
+    crop: int,
+    zoom: float,
+    rng: np.random.Generator,
+    aspect: float = 1.0,
 ) -> tuple[NDArray[np.uint8], NDArray[np.float32], NDArray[np.float32]]:
     """A random ``crop`` x ``crop`` window of a finder image seen at ``zoom`` (its pixels come from a
     ``crop / zoom`` square of the image; outside the image is black), with the boxes moved and
-    scaled to match.
+    scaled to match. ``aspect`` above 1 widens what the window sees across and narrows it down
+    (square root each way): the image comes out squashed across by ``aspect``.
 
     >>> image = np.full((100, 100, 3), 9, np.uint8)
     >>> window, boxes, _ = _window(image, np.array([[40, 40, 60, 60]], np.float32), np.zeros((0, 4), np.float32), 100, 2.0, np.random.default_rng(0))
     >>> window.shape, (boxes[0, 2] - boxes[0, 0]).item()
     ((100, 100, 3), 40.0)
+    >>> window, boxes, _ = _window(image, np.array([[40, 40, 60, 60]], np.float32), np.zeros((0, 4), np.float32), 100, 1.0, np.random.default_rng(0), 1.21)
+    >>> window.shape, round((boxes[0, 3] - boxes[0, 1]).item() / (boxes[0, 2] - boxes[0, 0]).item(), 2)
+    ((100, 100, 3), 1.21)
     """
     h, w = image.shape[:2]
-    side = crop if zoom == 1 else max(1, round(crop / zoom))
-    x0 = int(rng.integers(min(0, w - side), max(0, w - side) + 1))
-    y0 = int(rng.integers(min(0, h - side), max(0, h - side) + 1))
-    sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x0 + side), min(h, y0 + side)
-    window = np.zeros((side, side, 3), np.uint8)
+    stretch = math.sqrt(aspect)
+    side_x = crop if zoom == 1 and aspect == 1 else max(1, round(crop * stretch / zoom))
+    side_y = crop if zoom == 1 and aspect == 1 else max(1, round(crop / stretch / zoom))
+    x0 = int(rng.integers(min(0, w - side_x), max(0, w - side_x) + 1))
+    y0 = int(rng.integers(min(0, h - side_y), max(0, h - side_y) + 1))
+    sx0, sy0, sx1, sy1 = max(0, x0), max(0, y0), min(w, x0 + side_x), min(h, y0 + side_y)
+    window = np.zeros((side_y, side_x, 3), np.uint8)
     window[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = image[sy0:sy1, sx0:sx1]
-    if side != crop:
-        window = np.asarray(cv2.resize(window, (crop, crop), interpolation=cv2.INTER_AREA if side > crop else cv2.INTER_LINEAR), np.uint8)
-    shift, f = np.array([x0, y0, x0, y0], np.float32), np.float32(crop / side)
+    if (side_x, side_y) != (crop, crop):
+        shrink = side_x * side_y > crop * crop
+        window = np.asarray(cv2.resize(window, (crop, crop), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR), np.uint8)
+    shift, f = np.array([x0, y0, x0, y0], np.float32), np.array([crop / side_x, crop / side_y] * 2, np.float32)
     return window, (boxes - shift) * f, (ignore - shift) * f
 
 
+def _squash(rng: np.random.Generator, squash: float) -> float:
+    """An aspect for half the draws: log-uniform within ``squash`` either way; 1 for the rest."""
+    if squash <= 1 or rng.random() < 0.5:
+        return 1.0
+    return math.exp(rng.uniform(-math.log(squash), math.log(squash)))
+
+
 def _finder_batch(
-    samples: Samples, indices: NDArray[np.int64], crop: int, rng: np.random.Generator, zoom: tuple[float, float] = (1.0, 1.0)
+    samples: Samples,
+    indices: NDArray[np.int64],
+    crop: int,
+    rng: np.random.Generator,
+    zoom: tuple[float, float] = (1.0, 1.0),
+    squash: float = 1.0,
 ) -> tuple[torch.Tensor, ...]:
     n = len(indices)
     cells = crop // STRIDE
@@ -219,7 +248,7 @@ def _finder_batch(
     for k, i in enumerate(indices):
         # real photos hold dice of one size: zoomed, they teach the finder every size a webcam sees
         z = math.exp(rng.uniform(math.log(zoom[0]), math.log(zoom[1]))) if samples.real[i] and zoom != (1.0, 1.0) else 1.0
-        window, boxes, ignore = _window(samples.images[i], samples.boxes[i], samples.ignore[i], crop, z, rng)
+        window, boxes, ignore = _window(samples.images[i], samples.boxes[i], samples.ignore[i], crop, z, rng, _squash(rng, squash))
         # flips and quarter turns: dice look the same every way up, except that a tilted camera
         # sees each die's side faces below its top face
         turn = 0 if samples.upright[i] else int(rng.integers(4))
@@ -334,7 +363,7 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
     for step in range(config.finder_steps):
         n_photo = int(round(config.finder_batch * config.photo_share)) if len(photos) else 0
         idx = np.concatenate([rng.choice(synth, config.finder_batch - n_photo), rng.choice(photos, n_photo) if n_photo else np.zeros(0, np.int64)])
-        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng, config.photo_zoom)
+        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng, config.photo_zoom, config.squash)
         with torch.autocast("cpu", torch.bfloat16, enabled=bfloat16):
             out = model(x).float()
         loss_heat = _focal(out[:, 0], heat, weight, centre)
@@ -408,17 +437,38 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
     return out
 
 
-def _reader_augment(crops: NDArray[np.uint8], rng: np.random.Generator) -> torch.Tensor:
+def _reader_augment(crops: NDArray[np.uint8], rng: np.random.Generator, squash: float = 1.0) -> torch.Tensor:
     x = torch.from_numpy(crops).permute(0, 3, 1, 2).float() / 255
     turn = int(rng.integers(4))
     x = torch.rot90(x, turn, (2, 3))
     if rng.random() < 0.5:
         x = torch.flip(x, (3,))
+    if squash > 1:
+        x = _squashed(x, np.array([_squash(rng, squash) for _ in range(len(x))], np.float32))
     # small blur on some crops: out-of-focus webcams
     blur = torch.from_numpy(rng.random(len(x)) < 0.15)
     if blur.any():
         x[blur] = nn.functional.avg_pool2d(nn.functional.pad(x[blur], (1, 1, 1, 1), mode="replicate"), 3, 1)
     return _photometric(x, rng)
+
+
+def _squashed(x: torch.Tensor, aspect: NDArray[np.float32]) -> torch.Tensor:
+    """Each crop resampled about its centre squashed across by its ``aspect`` (square root each
+    way, as ``_window`` does), the border repeated where it reaches past the crop.
+
+    >>> x = torch.zeros(1, 1, 8, 8); x[..., 2:6, 2:6] = 1
+    >>> die = _squashed(x, np.array([4.0], np.float32))[0, 0] > 0.5
+    >>> die.sum(0).tolist(), die.sum(1).tolist()
+    ([0, 0, 0, 8, 8, 0, 0, 0], [2, 2, 2, 2, 2, 2, 2, 2])
+    """
+    if np.all(aspect == 1):
+        return x
+    stretch = torch.from_numpy(np.sqrt(aspect)).float()
+    theta = torch.zeros(len(x), 2, 3)
+    theta[:, 0, 0] = stretch
+    theta[:, 1, 1] = 1 / stretch
+    grid = nn.functional.affine_grid(theta, list(x.shape), align_corners=False)
+    return nn.functional.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
 
 
 def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> PipReader:
@@ -439,7 +489,7 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
     for step in range(config.reader_steps):
         idx = rng.integers(0, len(crops), config.reader_batch - fresh)
         photo_crops, photo_classes = fresh_photo_crops(samples.photos, fresh, rng)
-        x = _reader_augment(np.concatenate([crops[idx], photo_crops]), rng)
+        x = _reader_augment(np.concatenate([crops[idx], photo_crops]), rng, config.squash)
         y = torch.from_numpy(np.concatenate([classes[idx], photo_classes]))
         with torch.autocast("cpu", torch.bfloat16, enabled=bfloat16):
             logits = model(x).float()
