@@ -38,8 +38,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.vision.assessment import score_groups
-    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, read_split, with_label_fixes
+    from scorekeeper.vision.assessment import groups_in, score_groups
+    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     try:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             items, fixes = with_label_fixes(items, args.dataset)
         reader = OnnxDiceReader(args.model)
         split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
-        group_of = read_split(split_file, "group") if split_file.is_file() and _has_column(split_file, "group") else {}
+        group_of = groups_in(split_file)
         scores = score_groups(reader, items, group_of, counted=args.dice)
         score = scores.pop("")
     except (ValueError, ReaderError) as exc:  # DatasetError and ModelError are ValueErrors
@@ -85,11 +85,3 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {line}")
     return 0
 
-
-def _has_column(path: Path, column: str) -> bool:
-    try:
-        with path.open(encoding="utf-8") as handle:
-            header = handle.readline()
-    except (OSError, UnicodeDecodeError):
-        return False
-    return column in [name.strip() for name in header.split(",")]

@@ -21,10 +21,10 @@ from scorekeeper.vision.assessment import (
     measure_latency,
     score_conditions,
     score_dataset,
-    score_groups,
     score_resized,
+    table_outcomes,
 )
-from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, read_split, with_label_fixes
+from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
@@ -85,18 +85,6 @@ def licence_of(folder: Path) -> str:
                 body.append(rest.strip())
             return " ".join(part for part in body if part)
     return next((line.strip() for line in lines if "license" in line.lower() or "licence" in line.lower()), "the README names no licence")
-
-
-def table_outcomes(reader: OnnxDiceReader, folder: Path, split: str | None) -> tuple[dict[str, Score], dict[str, Score]]:
-    """A photo folder's split read blind and told each photo's count, over all (key ``""``) and
-    per group where ``split.csv`` has a ``group`` column; the project's reviewed labels where it has them."""
-    items = with_label_fixes(load_dataset(folder, split=split), folder)[0]
-    split_file = folder / "split.csv"
-    try:
-        group_of = read_split(split_file, "group") if split_file.is_file() else {}
-    except ValueError:
-        group_of = {}
-    return score_groups(reader, items, group_of), score_groups(reader, items, group_of, counted=True)
 
 
 def write_card(

@@ -11,12 +11,13 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.dataset import LabelledImage
+from scorekeeper.vision.dataset import LabelledImage, load_dataset, read_split, with_label_fixes
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
@@ -40,6 +41,24 @@ def score_groups(reader: DiceReader, items: Iterable[LabelledImage], group_of: M
         for key in ("", *([group_of[item.path.stem]] if item.path.stem in group_of else [])):
             scores.setdefault(key, Score()).add(item.labels, found, item.path.name)
     return scores
+
+
+def table_outcomes(reader: DiceReader, folder: Path, split: str | None) -> tuple[dict[str, Score], dict[str, Score]]:
+    """A photo folder's split read blind and told each photo's count, over all (key ``""``) and
+    per group where ``split.csv`` has a ``group`` column; the project's reviewed labels where it has them."""
+    items = with_label_fixes(load_dataset(folder, split=split), folder)[0]
+    group_of = groups_in(folder / "split.csv")
+    return score_groups(reader, items, group_of), score_groups(reader, items, group_of, counted=True)
+
+
+def groups_in(split_file: Path) -> dict[str, str]:
+    """``stem -> group`` from a split file with a ``group`` column; empty where there is no such
+    file or column."""
+    if not split_file.is_file():
+        return {}
+    with split_file.open(encoding="utf-8", errors="replace") as handle:
+        header = [name.strip() for name in handle.readline().split(",")]
+    return read_split(split_file, "group") if "group" in header else {}
 
 
 PHOTO_SIZES = (0.5, 0.65, 0.8, 1.25, 1.5, 2.0)
