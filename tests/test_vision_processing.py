@@ -242,9 +242,39 @@ def test_a_label_fix_that_no_longer_finds_what_it_fixes_is_an_error(tmp_path: Pa
         apply_label_fixes(items, [LabelFix("a", (32, 12, 50, 30), None, 4, "")])
 
 
+def test_label_fixes_remove_a_box_with_nothing_to_score_and_leave_a_photo_out(tmp_path: Path) -> None:
+    items = load_dataset(two_dice_folder(tmp_path / "photos"))
+    fixes_csv = tmp_path / "fixes.csv"
+    fixes_csv.write_text(
+        "stem,box,labelled,seen,why\n"
+        "a,31 10 50 29,5,-,a symbol face and no pips\n"
+        "a,60 10 75 25,,2,a die with no label\n"
+        "b,,,-,a heap of dice with no labels\n"
+    )
+    fixes = read_label_fixes(fixes_csv)
+    assert fixes[0] == LabelFix("a", (31.0, 10.0, 50.0, 29.0), 5, None, "a symbol face and no pips")
+    assert fixes[2] == LabelFix("b", None, None, None, "a heap of dice with no labels")
+    assert str(fixes[0]) == "a die at 31 10 50 29 (labelled 5, nothing to score)"
+    assert str(fixes[2]) == "b (the whole photo, left out)"
+    fixed = apply_label_fixes(items, fixes)
+    assert [item.path.stem for item in fixed] == ["a"]
+    assert fixed[0].labels.values.tolist() == [2] and fixed[0].labels.boxes.tolist() == [[60.0, 10.0, 75.0, 25.0]]
+    assert items[0].labels.values.tolist() == [5], "the images as loaded are left as they were"
+    with pytest.raises(DatasetError, match=r"\(labelled 3, nothing to score\): no die labelled 3 there any more"):
+        apply_label_fixes(items, [LabelFix("a", (30, 10, 50, 30), 3, None, "")])
+
+
 @pytest.mark.parametrize(
     ("row", "wrong"),
-    [("a,1 2 3,5,6,x", "box 'x0 y0 x1 y1'"), ("a,1 2 3 4,5,seven,x", "values 1-6"), ("a,1 2 3 4,5,7,x", "values must be 1-6"), ("a,5 2 3 4,5,6,x", "x0 < x1")],
+    [
+        ("a,1 2 3,5,6,x", "box 'x0 y0 x1 y1'"),
+        ("a,1 2 3 4,5,seven,x", "values 1-6"),
+        ("a,1 2 3 4,5,7,x", "values must be 1-6"),
+        ("a,5 2 3 4,5,6,x", "x0 < x1"),
+        ("a,,5,-,x", "a row without a box leaves the whole photo out"),
+        ("a,,,4,x", "a row without a box leaves the whole photo out"),
+        ("a,1 2 3 4,,-,x", "seen '-' removes a labelled box"),
+    ],
 )
 def test_a_bad_label_fixes_line_is_refused_with_its_line_number(tmp_path: Path, row: str, wrong: str) -> None:
     path = tmp_path / "fixes.csv"

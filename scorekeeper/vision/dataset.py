@@ -4,7 +4,8 @@ die: ``class cx cy w h`` normalised, class = pips - 1), optionally ``split.csv``
 Both the real photos in ``../shared/data/byler_d6`` and the rendered ``sample_images/`` use it.
 A folder's labels can be wrong: ``label_fixes/NAME.csv`` beside this module lists the dice of the
 folder called NAME whose labels a person checked against the photo and found wrong (a value
-misread, a die left unlabelled), and ``apply_label_fixes`` puts them right.
+misread, a die left unlabelled, a box on nothing the game can score, a photo whose labels cannot
+be trusted at all), and ``apply_label_fixes`` puts them right.
 """
 
 from __future__ import annotations
@@ -135,27 +136,33 @@ def iter_images(items: list[LabelledImage]) -> Iterator[tuple[LabelledImage, NDA
 
 @dataclass(frozen=True)
 class LabelFix:
-    """One die whose label a person found wrong on the photo."""
+    """One die whose label a person found wrong on the photo, or a photo left out whole."""
 
     stem: str
     """The image's file name without its suffix."""
-    box: tuple[float, float, float, float]
-    """The die's box in image pixels (x0, y0, x1, y1): the label's own box when it has one."""
+    box: tuple[float, float, float, float] | None
+    """The die's box in image pixels (x0, y0, x1, y1): the label's own box when it has one. None:
+    the fix is about the whole photo, which is left out (``seen`` is None too)."""
     labelled: int | None
     """The value the labels give it, or None where the labels leave the die out."""
-    seen: int
-    """The value on its top face."""
+    seen: int | None
+    """The value on its top face; None where there is nothing the game can score (not a die, a
+    symbol face, a die with no face up): the label's box is removed."""
     why: str
     """What the photo shows, for the next person to check."""
 
     def __str__(self) -> str:
+        if self.box is None:
+            return f"{self.stem} (the whole photo, left out)"
         was = "no label" if self.labelled is None else f"labelled {self.labelled}"
-        return f"{self.stem} die at {' '.join(f'{v:g}' for v in self.box)} ({was}, shows {self.seen})"
+        shows = "nothing to score" if self.seen is None else f"shows {self.seen}"
+        return f"{self.stem} die at {' '.join(f'{v:g}' for v in self.box)} ({was}, {shows})"
 
 
 def read_label_fixes(path: Path) -> list[LabelFix]:
     """The fixes in a ``stem,box,labelled,seen,why`` CSV file (box: ``x0 y0 x1 y1`` in pixels;
-    labelled empty for a die the labels leave out)."""
+    labelled empty for a die the labels leave out; seen ``-`` for a labelled box with nothing the
+    game can score; box and labelled empty with seen ``-`` for a photo left out whole)."""
     try:
         with Path(path).open(newline="", encoding="utf-8") as handle:
             rows = list(csv.DictReader(handle))
@@ -164,16 +171,25 @@ def read_label_fixes(path: Path) -> list[LabelFix]:
     fixes = []
     for number, row in enumerate(rows, start=2):
         try:
-            x0, y0, x1, y1 = (float(v) for v in row["box"].split())
+            corners = [float(v) for v in row["box"].split()]
+            if len(corners) not in (0, 4):
+                raise ValueError(row["box"])
+            box = (corners[0], corners[1], corners[2], corners[3]) if corners else None
             labelled = int(row["labelled"]) if row["labelled"].strip() else None
-            seen = int(row["seen"])
-            fix = LabelFix(row["stem"].strip(), (x0, y0, x1, y1), labelled, seen, row["why"].strip())
+            seen = None if row["seen"].strip() == "-" else int(row["seen"])
+            fix = LabelFix(row["stem"].strip(), box, labelled, seen, row["why"].strip())
         except (KeyError, ValueError, AttributeError):
             raise DatasetError(
-                f"{path}:{number}: expected 'stem,box,labelled,seen,why' with box 'x0 y0 x1 y1' and values 1-6, got {row!r}"
+                f"{path}:{number}: expected 'stem,box,labelled,seen,why' with box 'x0 y0 x1 y1' and values 1-6 "
+                f"(seen '-' where nothing can be scored), got {row!r}"
             ) from None
-        if not (1 <= seen <= 6 and (labelled is None or 1 <= labelled <= 6) and x1 > x0 and y1 > y0 and fix.stem):
+        values_ok = (seen is None or 1 <= seen <= 6) and (labelled is None or 1 <= labelled <= 6)
+        if not (values_ok and fix.stem and (box is None or (box[2] > box[0] and box[3] > box[1]))):
             raise DatasetError(f"{path}:{number}: values must be 1-6 and the box x0 < x1, y0 < y1, got {row!r}")
+        if box is None and (seen is not None or labelled is not None):
+            raise DatasetError(f"{path}:{number}: a row without a box leaves the whole photo out: labelled empty and seen '-', got {row!r}")
+        if box is not None and seen is None and labelled is None:
+            raise DatasetError(f"{path}:{number}: seen '-' removes a labelled box: give the value it is labelled, got {row!r}")
         fixes.append(fix)
     return fixes
 
@@ -185,14 +201,24 @@ def label_fixes_for(folder: Path) -> Path | None:
 
 
 def describe_fixes(fixes: list[LabelFix]) -> str:
-    """How many values the fixes put right and how many dice they add.
+    """How many values the fixes put right and how many dice they add, and any boxes they remove
+    and photos they leave out.
 
     >>> describe_fixes([LabelFix("a", (0, 0, 9, 9), 2, 3, ""), LabelFix("a", (20, 0, 29, 9), None, 1, "")])
     '1 value put right, 1 die added'
+    >>> describe_fixes([LabelFix("a", (0, 0, 9, 9), 2, None, ""), LabelFix("b", None, None, None, "")])
+    '0 values put right, 0 dice added, 1 box removed, 1 photo left out'
     """
-    added = sum(fix.labelled is None for fix in fixes)
-    values = len(fixes) - added
-    return f"{values} value{'s' * (values != 1)} put right, {added} {'die' if added == 1 else 'dice'} added"
+    photos = sum(fix.box is None for fix in fixes)
+    removed = sum(fix.box is not None and fix.seen is None for fix in fixes)
+    added = sum(fix.labelled is None and fix.seen is not None for fix in fixes)
+    values = len(fixes) - added - removed - photos
+    text = f"{values} value{'s' * (values != 1)} put right, {added} {'die' if added == 1 else 'dice'} added"
+    if removed:
+        text += f", {removed} box{'es' * (removed != 1)} removed"
+    if photos:
+        text += f", {photos} photo{'s' * (photos != 1)} left out"
+    return text
 
 
 def with_label_fixes(items: list[LabelledImage], folder: Path) -> tuple[list[LabelledImage], list[LabelFix]]:
@@ -207,7 +233,8 @@ def with_label_fixes(items: list[LabelledImage], folder: Path) -> tuple[list[Lab
 
 
 def apply_label_fixes(items: list[LabelledImage], fixes: list[LabelFix]) -> list[LabelledImage]:
-    """The images with their fixes applied; a fix of an image not among them is left out.
+    """The images with their fixes applied, less the photos a fix leaves out; a fix of an image
+    not among them is left out.
 
     A fix must still find what it fixes (a label of that value at its box, or no label there for
     a die the labels leave out): labels changed since the review are an error, not a silent skip.
@@ -221,18 +248,28 @@ def apply_label_fixes(items: list[LabelledImage], fixes: list[LabelFix]) -> list
         if not mine:
             result.append(item)
             continue
+        dice_fixes = [(fix, fix.box) for fix in mine if fix.box is not None]
+        if len(dice_fixes) < len(mine):
+            continue
         boxes, values = item.labels.boxes.reshape(-1, 4).copy(), item.labels.values.copy()
-        for fix in mine:
-            box = np.array([fix.box], np.float32)
+        removed = np.zeros(len(values), bool)
+        for fix, corners in dice_fixes:
+            box = np.array([corners], np.float32)
             overlap = box_iou(box, boxes)[0] if len(boxes) else np.zeros(0, np.float32)
             best = int(overlap.argmax()) if len(overlap) else -1
             if fix.labelled is None:
+                if fix.seen is None:
+                    raise DatasetError(f"label fix {fix}: neither a label to remove nor a die to add; give one")
                 if best >= 0 and overlap[best] >= 0.3:
                     raise DatasetError(f"label fix {fix}: the labels now have a die there; review the fix")
                 boxes, values = np.concatenate([boxes, box]), np.append(values, fix.seen)
+                removed = np.append(removed, False)
             elif best < 0 or overlap[best] < 0.8 or int(values[best]) != fix.labelled:
                 raise DatasetError(f"label fix {fix}: no die labelled {fix.labelled} there any more; review the fix")
+            elif fix.seen is None:
+                removed[best] = True
             else:
                 values[best] = fix.seen
-        result.append(LabelledImage(item.path, Detections(boxes, values, np.ones(len(values), np.float32))))
+        kept = ~removed
+        result.append(LabelledImage(item.path, Detections(boxes[kept], values[kept], np.ones(int(kept.sum()), np.float32))))
     return result
