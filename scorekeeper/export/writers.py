@@ -133,7 +133,7 @@ def html_text(sheet: ScoreSheet) -> str:
     parts += [_cell(name, "th") for name in sheet.players]
     parts.append("</tr>")
     for turn in sheet.turns:
-        kept = list(turn.kept) + [f"{points:,} entered" for points in turn.entered]
+        kept = list(turn.kept) + list(turn.entries())
         outcome = f'<td class="farkle">{e(turn.outcome)}</td>' if turn.farkle else _cell(turn.outcome)
         parts.append(
             "<tr>"

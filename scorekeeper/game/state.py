@@ -96,6 +96,8 @@ class TurnState:
     """Every keep of the turn so far."""
     entered: tuple[int, ...] = ()
     """Points entered by hand this turn."""
+    entered_notes: tuple[str, ...] = ()
+    """What each entry of :attr:`entered` was for, as the player said ("three 1s"; "" if nothing)."""
     hot_dice: int = 0
     """How many times this turn all six dice scored and were picked up again."""
 
@@ -124,6 +126,8 @@ class TurnRecord:
     """The player's score once the turn was over."""
     farkles_in_a_row: int = 0
     """For a Farkle: how many Farkles in a row it makes for the player, this one included."""
+    entered_notes: tuple[str, ...] = ()
+    """What each entry of :attr:`entered` was for ("" where the player said nothing)."""
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,9 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
         raise IllegalAction(
             f"{what}: no combination of the chart is worth more than {most:,}; enter each combination on its own"
         )
-    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=(*turn.entered, action.points)))
+    entered = (*turn.entered, action.points)
+    notes = (*turn.entered_notes, action.note)
+    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=entered, entered_notes=notes))
 
 
 def _bank(state: GameState, action: Banked) -> GameState:
@@ -446,6 +452,7 @@ def _record(
         penalty=penalty,
         score_after=player.score,
         farkles_in_a_row=in_a_row,
+        entered_notes=turn.entered_notes,
     )
 
 

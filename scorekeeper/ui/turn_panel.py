@@ -41,6 +41,18 @@ def turn_headline(state: GameState) -> str:
     return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
 
 
+def correction_text(was: int | None, now: int | None, state: GameState) -> str:
+    """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
+    if was is None:
+        what = f"Added the missed {now}"
+    elif now is None:
+        what = f"Took out the {was}: not a die"
+    else:
+        what = f"Corrected: the {was} is a {now}"
+    roll = state.turn.roll if state.turn is not None else None
+    return what + (f". The roll is now {roll}." if roll is not None else ".")
+
+
 def turn_notes(state: GameState) -> str:
     """Entry minimum, last lap and play-off, as the table needs to hear them."""
     notes = []
@@ -161,6 +173,8 @@ class TurnPanel(QWidget):
             if text[0] in "cC":
                 was, now = parse_correction(text)
                 done = self.controller.take(DieCorrected(was, now))
+                if done and self.controller.state is not None:
+                    self.show_notice(correction_text(was, now, self.controller.state))
             elif state.phase is Phase.TO_KEEP:
                 done = self.controller.take(Kept(parse_dice(text)))
             else:
