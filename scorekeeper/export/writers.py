@@ -17,6 +17,7 @@ from scorekeeper.game import Event
 from scorekeeper.game.save import write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
+from scorekeeper.stats import NOTE as STATS_NOTE
 
 FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
@@ -76,6 +77,7 @@ def csv_text(sheet: ScoreSheet) -> str:
     writer.writerow(list(STATS_HEADER))
     writer.writerows(sheet.statistics)
     writer.writerow(["dice", sheet.fairness])
+    writer.writerow(["columns", STATS_NOTE])
     writer.writerow([])
     writer.writerow(["rules in force"])
     for line in sheet.rules[1:]:
@@ -161,7 +163,7 @@ def html_text(sheet: ScoreSheet) -> str:
     parts.append("</tr>")
     for row in sheet.statistics:
         parts.append("<tr>" + "".join(_cell(cell, align="right" if i else "") for i, cell in enumerate(row)) + "</tr>")
-    parts.append(f"</table><p>{e(sheet.fairness)}</p>")
+    parts.append(f"</table><p><small>{e(STATS_NOTE)}</small></p><p>{e(sheet.fairness)}</p>")
     parts.append("<h2>Rules in force</h2><ul>")
     parts += [f"<li>{e(line)}</li>" for line in sheet.rules[1:]]
     parts.append("</ul></body></html>")
