@@ -180,3 +180,27 @@ def test_a_screenshot_run_writes_no_game_unless_players_are_given(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert shot.exists()
     assert not list((tmp_path / "home" / "games").glob("*.jsonl"))
+
+
+def test_the_window_keeps_its_width_as_the_texts_grow(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path)
+    window.resize(1400, 900)
+    qtbot.wait(50)
+    widths = {window.width()}
+    names = ["Annabelle-Marguerite", "Bartholomew-Maximilian", "Cy"]
+    assert window.controller.start(load_rules("retail"), names)
+    window.turn_panel.entry.setFocus()
+    steps = ["111111", "111111"] * 4 + ["b", "1", "c1-", "c-2", "2", "x"]
+    for step in steps:
+        if step == "b":
+            qtbot.keyClick(focused(window), Qt.Key.Key_B)
+        elif step == "x":
+            window.turn_panel.show_refusal("a very long refusal " * 12)
+        else:
+            press(qtbot, window, step)
+        qtbot.wait(20)
+        widths.add(window.width())
+    assert "LAST LAP: Annabelle-Marguerite reached 10,000" in window.banner.text()
+    assert window.turn_panel.missing.isVisible()
+    assert widths == {1400}
+    window.close()

@@ -80,6 +80,8 @@ class FlipPanel(QWidget):
         self.headline = big(QLabel(), 6)
         self.notes = big(QLabel(), 2)
         self.notes.setStyleSheet("color: #8a5a00")
+        self.headline.setWordWrap(True)
+        self.notes.setWordWrap(True)
         self.chart = QWidget()
         self.chart_layout = QGridLayout(self.chart)
         self.chart_buttons: list[QPushButton] = []

@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self.scoreboard = ScoreboardView(self.scoreboard_model)
         self.banner = big(QLabel(), 8)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.setWordWrap(True)
         self.banner.hide()
         self.turn_panel = TurnPanel(controller)
         self.flip_panel = FlipPanel(controller)

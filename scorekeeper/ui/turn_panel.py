@@ -101,7 +101,9 @@ class TurnPanel(QWidget):
             big(button, 4)
         self.entry = DiceEntry()
         self.message = big(QLabel(), 1, bold=False)
-        self.message.setWordWrap(True)
+        # Labels wrap rather than widen the window as their text grows.
+        for label in (self.headline, self.notes, self.missing, self.roll_hint, self.message):
+            label.setWordWrap(True)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.farkle_button)
