@@ -204,3 +204,14 @@ def test_the_window_keeps_its_width_as_the_texts_grow(qtbot: QtBot, tmp_path: Pa
     assert window.turn_panel.missing.isVisible()
     assert widths == {1400}
     window.close()
+
+
+def test_the_keep_that_wins_says_so(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path)
+    assert window.controller.start(load_rules("house-2009"), ["Ann", "Bob"])
+    window.turn_panel.entry.setFocus()
+    press(qtbot, window, "666666")
+    texts = [button.text() for button in window.turn_panel.keep_buttons]
+    assert texts[0] == "Keep 6 6 6 6 6: 1,800"  # most points first
+    assert "Keep 6 6 6 6 6 6: WINS THE GAME" in texts
+    window.close()

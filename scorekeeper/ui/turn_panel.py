@@ -228,8 +228,9 @@ class TurnPanel(QWidget):
         self.farkle_button.setVisible(farkle and not missing)
         if scored is not None:
             for number, option in enumerate(scored.options[:MAX_KEEP_BUTTONS]):
-                button = QPushButton(f"Keep {option.keep}: {option.points:,}")
-                big(button, 3 if number == 0 else 1, bold=number == 0)
+                wins = option is scored.winning_keep
+                button = QPushButton(f"Keep {option.keep}: {'WINS THE GAME' if wins else f'{option.points:,}'}")
+                big(button, 3 if option is scored.best else 1, bold=option is scored.best)
                 button.setToolTip(" + ".join(str(c) for c in option.split))
                 button.setProperty("keep", str(option.keep))
                 button.clicked.connect(lambda _=False, chosen=option: self.choose(chosen))
