@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from scorekeeper.game.resume import UnfinishedGame
+from scorekeeper.ui.turn_panel import big
 
 
 class ResumeChoice(enum.Enum):
@@ -41,13 +42,13 @@ class ResumeDialog(QDialog):
             if count
             else "There is no unfinished game to go on with."
         )
-        self.heading = QLabel(heading)
-        self.list = QListWidget()
+        self.heading = big(QLabel(heading), 3)
+        self.list = big(QListWidget(), 3, bold=False)
         for game in self.games:
             self.list.addItem(str(game))
         self.list.setCurrentRow(0)
         self.list.itemDoubleClicked.connect(lambda _item: self._choose(ResumeChoice.RESUME))
-        self.resume_button = QPushButton("Resume it")
+        self.resume_button = big(QPushButton("Resume it"), 2)
         self.resume_button.setDefault(True)
         self.resume_button.setEnabled(bool(self.games))
         buttons = QHBoxLayout()
@@ -69,7 +70,7 @@ class ResumeDialog(QDialog):
         layout.addWidget(self.heading)
         layout.addWidget(self.list)
         layout.addLayout(buttons)
-        self.resize(760, 320)
+        self.resize(900, 360)
 
     def _choose(self, choice: ResumeChoice) -> None:
         self.choice = choice
