@@ -127,6 +127,10 @@ def test_the_card_edition_keys_chart_and_history(qtbot: QtBot, tmp_path: Path) -
     history = window.history.model
     assert history.rowCount() == 1
     assert history.data(history.index(0, 3)) == "three 1s (1,000) / 400 entered"
+    qtbot.keyClick(focused(window), Qt.Key.Key_F)  # Bob draws a Farkle card
+    board = window.scoreboard_model
+    assert board.columns() == ["Player", "Score", "On the board", "Farkle cards"]  # no Farkle streak in the card game
+    assert board.text(1, 3) == "1" and game.state.players[1].farkle_cards == 1
     window.close()
 
 
