@@ -19,7 +19,7 @@ from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, desc
 HELP = """\
 Commands:
   115346        type the dice you rolled (digits, spaces optional)
-  1, 2, ...     keep that option of the roll on the table (1 is the best)
+  1, 2, ...     keep that option of the roll on the table (1 scores the most)
   k 115         keep these dice
   c 3 5         correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
   f             Farkle (the roll scores nothing; in the card game: a Farkle card was drawn)
