@@ -9,9 +9,10 @@ Written independently of ``scorekeeper.rules`` from the rule texts in
   combination values.
 * Farkle means there is no legal keep.
 * Options are ordered by points descending, then fewer dice, then the keep
-  tuple ascending; ``best`` is the first option.  Where the roll wins the game
-  on the spot (six of a kind under house-2009), keeping all six dice claims the
-  win, so that keep comes first whatever its points.
+  tuple ascending; ``best`` is the first option, except where the roll wins the
+  game on the spot (six of a kind under house-2009): keeping all six dice claims
+  the win, so that keep is ``best`` whatever its points, though it keeps its
+  place among the options.
 
 Nothing here is clever: every sub-multiset of the roll is tried, and every way
 of splitting it into combinations is tried.  Results are cached by the sorted
@@ -153,12 +154,14 @@ class OracleResult:
 
     @property
     def best(self) -> tuple[tuple[int, ...], int] | None:
+        if self.wins:
+            return next(option for option in self.options if len(option[0]) == 6)
         return self.options[0] if self.options else None
 
 
-def option_order(option: tuple[tuple[int, ...], int], wins: bool) -> tuple[bool, int, int, tuple[int, ...]]:
+def option_order(option: tuple[tuple[int, ...], int]) -> tuple[int, int, tuple[int, ...]]:
     keep, points = option
-    return (not (wins and len(keep) == 6), -points, len(keep), keep)
+    return (-points, len(keep), keep)
 
 
 @lru_cache(maxsize=None)
@@ -174,7 +177,7 @@ def _score_sorted(rule_set: str, variants: tuple[str, ...], sorted_roll: tuple[i
         if points is not None:
             options.append((to_dice(keep_counts), points))  # type: ignore[arg-type]
     wins = table.six_same_wins and len(sorted_roll) == 6 and len(set(sorted_roll)) == 1
-    options.sort(key=lambda option: option_order(option, wins))
+    options.sort(key=option_order)
     return OracleResult(tuple(options), farkle=not options, wins=wins)
 
 

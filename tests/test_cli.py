@@ -171,3 +171,110 @@ def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
         err = proc.stderr.read().decode()
         assert proc.wait(timeout=60) == 141
     assert "Traceback" not in err and err == ""
+
+
+# --------------------------------------------------------------------------- issue 43: play and score
+
+
+def test_play_undo_never_removes_the_players(capsys: pytest.CaptureFixture[str]) -> None:
+    script = "u\ns\nu\ns\n1 1 1 2 3 4\n1\n"
+    status, out, _ = run_cli(capsys, "play", "--rules", "retail", "--players", "Ann,Bob", stdin=script)
+    assert status == 0
+    assert out.count("undo: there is nothing to undo; the players seated at the start stay") == 2
+    assert "The game is over." not in out and "no players yet" not in out
+    assert "Ann (0), turn 1,000: roll 3 dice" in out
+
+
+def test_score_lists_the_options_most_points_first(capsys: pytest.CaptureFixture[str]) -> None:
+    for roll in ("666666", "444444"):
+        status, out, _ = run_cli(capsys, "score", "--rules", "house-2009", "--json", roll)
+        result = json.loads(out)
+        points = [option["points"] for option in result["options"]]
+        assert status == 0 and points == sorted(points, reverse=True)
+        assert result["wins"] and result["best"]["keep"] == [int(roll[0])] * 6  # the win is still the best
+
+
+def test_play_says_that_keeping_six_of_a_kind_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "play", "--rules", "house-2009", "--players", "Ann,Bob", stdin="666666\nq\nq\n")
+    assert status == 0
+    assert "3) 6 6 6 6 6 6: WINS THE GAME (scores nothing)" in out
+    assert "1) 6 6 6 6 6 for 1800" in out
+
+
+def test_points_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 5000\np 3000\ns\nq\nq\n")
+    assert "Not allowed: enter 5,000 points: no combination of the chart is worth more than 3,000" in out
+    assert "Ann (0), turn 3,000" in out
+    _, out, _ = run_cli(capsys, "play", "--rules", "retail", "--players", "Ann,Bob", stdin="p 100\nq\nq\n")
+    assert "Not allowed: points: 'p' is for the card game" in out
+    assert "turn 100" not in out
+
+
+def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
+    script = "\n".join(["1 5 2 2 2 2", "k", "k 2 2", "u", "1111111", "1 5 2 2 2 2", "k 1 5", "c 6 -", "5", "q", "q"])
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin=script + "\n")
+    assert out.startswith("Farkle: the retail chart (retail).")
+    assert "Not allowed: keep: no dice named" in out
+    assert "Not allowed: keep '2 2': two 2s score nothing on their own; 2s score only as three of a kind" in out
+    assert "'1 1 1 1 1 1 1' has 7 dice" in out
+    assert "take out the 6 (not a die): there is no roll on the table" in out
+    assert "5 [3 dice not read]" in out
+    for wrong in ("None", "1 dice", "[1, 1", "keep ''"):
+        assert wrong not in out
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nq\nq\n")
+    assert "roll 1 die and type it" in out and "5 [1 die not read]" in out
+    _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 500\nb\nq\nq\n")
+    assert "500 more; draw again" in out
+    _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
+    assert "does not score" not in out
+    assert "Not on this chart: four of a kind and a pair, two triplets" in out
+    _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6000")
+    assert "target 6,000" in err and "10,000, 5,000, 7,500" in err
+
+
+def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="111111\n1\nq\nq\n")
+    assert "Hot dice! All six scored: Ann rolls all six again (turn 3,000)." in out
+    farkles = "2 2 3 3 4 6\nf\n" * 6
+    _, out, _ = run_cli(capsys, "play", "--rules", "retail+three-farkle-penalty", "--players", "Ann,Bob", stdin=farkles)
+    assert "FARKLE! Ann loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing" in out
+    _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="f\nf\nf\nf\ns\nq\nq\n")
+    assert "2 Farkle cards" in out and "in a row" not in out
+
+
+def test_the_last_lap_line_follows_the_lead(capsys: pytest.CaptureFixture[str]) -> None:
+    script = "111111\n1\n" * 4 + "b\n" + ("111111\n1\n" * 5) + "1 5 2 3 4 6\n1\nb\ns\nq\nq\n"
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob,Cy", stdin=script)
+    assert "Last lap: Ann reached 10,000." in out
+    assert "Last lap: Ann reached 10,000; Bob now leads with 16,500." in out
+
+
+def test_resuming_a_finished_game_says_it_is_over(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    script = "111111\n1\n" * 4 + "b\n2 3 4 6 2 3\nf\n"
+    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
+    status, out, _ = run_cli(capsys, "play", "--resume", str(saved))
+    assert status == 0 and "Game over: Ann wins!" in out
+
+
+def test_resume_refuses_rules_and_players(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\n1\nb\n")
+    status, out, err = run_cli(capsys, "play", "--resume", str(saved), "--rules", "pocket", "--players", "X,Y")
+    assert status != 0 and "leave out --rules, --players" in err
+    assert load_game(saved).state.rules.name == "retail"
+
+
+def test_quit_asks_when_the_game_is_not_saved(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 2 2 3 4 6\nq\n1\nq\nq\n")
+    assert out.count("The game is not saved: 'save FILE' keeps it; 'q' again quits without saving.") == 2
+    assert "Ann (0), turn 100" in out  # the game went on after the first q
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\n")
+    assert "The input ended; the game was not saved." in out
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="q\n")
+    assert "not saved" not in out  # nothing was played: nothing to lose
+
+
+def test_score_defaults_to_retail_like_play_and_coach(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(capsys, "score", "1", "1", "5")
+    assert status == 0 and out.startswith("Roll 1 1 5 under retail:")

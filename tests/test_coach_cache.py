@@ -105,7 +105,17 @@ def test_the_card_edition_gets_a_clear_refusal() -> None:
 def test_coach_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coach", "--rules", "retail", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert list(result) == ["rules", "expected_points_per_turn", "bank_at", "farkle_chance"]
+    assert list(result) == [
+        "rules",
+        "expected_points_per_turn",
+        "entry_minimum",
+        "expected_points_per_turn_off_the_board",
+        "farkle_penalty",
+        "farkles_before_the_penalty",
+        "expected_points_per_turn_before_the_penalty",
+        "bank_at",
+        "farkle_chance",
+    ]
     assert result["rules"] == "retail"
     assert list(result["bank_at"]) == list(result["farkle_chance"]) == ["1", "2", "3", "4", "5", "6"]
     assert result["farkle_chance"]["6"] == 0.02315 and result["farkle_chance"]["1"] == 0.66667
@@ -113,6 +123,18 @@ def test_coach_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     policy = policy_for(load_rules("retail"))
     assert result["expected_points_per_turn"] == pytest.approx(policy.expected_points_per_turn(), abs=0.01)
     assert result["bank_at"]["3"] == policy.bank_threshold(3)
+    assert result["entry_minimum"] == 0 and result["expected_points_per_turn_off_the_board"] is None
+
+
+def test_coach_json_has_every_figure_of_the_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coach", "--rules", "retail+entry-500+three-farkle-penalty"]) == 0
+    text = capsys.readouterr().out
+    assert main(["coach", "--rules", "retail+entry-500+three-farkle-penalty", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["entry_minimum"] == 500 and result["farkles_before_the_penalty"] == 2
+    # Each figure the text prints is in the JSON too.
+    for key in ("expected_points_per_turn_off_the_board", "expected_points_per_turn_before_the_penalty"):
+        assert f"{result[key]:,.1f} a turn" in text
 
 
 def test_coach_prints_thresholds_for_every_number_of_dice(capsys: pytest.CaptureFixture[str]) -> None:

@@ -163,3 +163,43 @@ def test_the_export_command_explains_bad_input(tmp_path: Path, capsys: pytest.Ca
     err = capsys.readouterr().err
     assert "warning" in err and "line" in err
     assert ["winner", "Ann"] in list(csv.reader((tmp_path / "x.csv").open()))
+
+
+def long_turn_game() -> Game:
+    """Ann's turn of three rolls, the first a straight: the Rolls cell of the sheet is long."""
+    game = Game.new(load_rules("retail"), ["Ann", "Bob", "Cy"], started_at=STARTED)
+    game.roll("1 2 3 4 5 6"); game.keep("1 2 3 4 5 6")
+    game.roll("1 1 2 3 4 6"); game.keep("1 1")
+    game.roll("1 2 3 4"); game.keep("1"); game.bank()
+    return game
+
+
+def test_the_pdf_never_breaks_a_roll_across_lines(tmp_path: Path) -> None:
+    from PySide6.QtPdf import QPdfDocument
+
+    from scorekeeper.ui.pdf_export import export_pdf
+
+    export_pdf(long_turn_game().events, tmp_path / "s.pdf", EXPORTED)
+    document = QPdfDocument()
+    assert document.load(str(tmp_path / "s.pdf")) == QPdfDocument.Error.None_
+    text = document.getAllText(0).text().replace("\xa0", " ")
+    for roll in ("1 2 3 4 5 6", "1 1 2 3 4 6", "1 2 3 4"):
+        assert roll in text, f"the roll {roll} is broken across lines: {text!r}"
+    assert "Outcome Points Penalty Ann Bob Cy" in text, "a column heading is broken across lines"
+
+
+def test_exported_files_get_the_users_normal_mode(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from scorekeeper.ui.pdf_export import export_pdf
+
+    umask = os.umask(0o022)
+    os.umask(umask)
+    events = finished_game().events
+    save_game(finished_game(), tmp_path / "game.json")
+    export_csv(events, tmp_path / "s.csv", EXPORTED)
+    export_html(events, tmp_path / "s.html", EXPORTED)
+    export_pdf(events, tmp_path / "s.pdf", EXPORTED)
+    for name in ("game.json", "s.csv", "s.html", "s.pdf"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o666 & ~umask, name

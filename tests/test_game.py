@@ -625,7 +625,7 @@ def test_flip_short_target_with_six_players() -> None:
     assert game.state.target == 5000
     with pytest.raises(IllegalAction) as caught:
         new_game("flip", six, target=6000)
-    assert "6000" in str(caught.value)
+    assert "6,000" in str(caught.value)
 
 
 def test_flip_short_target_refused_for_two_players() -> None:
@@ -992,3 +992,12 @@ def test_saving_over_a_directory_fails_and_leaves_no_temporary_file(tmp_path: Pa
     assert str(target) in str(caught.value)
     assert sorted(os.listdir(tmp_path)) == ["game.json"]
     assert target.is_dir() and not any(target.iterdir())
+
+
+def test_undo_never_removes_the_set_up() -> None:
+    game = new_game("retail")
+    assert game.can_undo is False
+    assert_refused(game, game.undo, IllegalAction, "nothing to undo", "players seated at the start stay")
+    game.roll("1 2 2 3 4 6")
+    game.undo()
+    assert [p.name for p in game.state.players] == ["Ann", "Bob"] and game.can_undo is False

@@ -178,7 +178,24 @@ def test_points_left_on_the_table_by_banking_against_the_coach() -> None:
     # A coach for other rules says nothing.
     assert player_stats(game.events, Policy.solve(load_rules("pocket")))[0].left_on_table is None
     rows = stats_rows(game.events, policy)
-    assert rows[0][0] == "Ann" and rows[0][-1] == f"{ann.left_on_table:,.0f}"
+    assert rows[0][0] == "Ann" and rows[0][-1] == f"{ann.left_on_table:,.0f} (1 bank)"
+    assert rows[1][-1] == "0"
+
+
+def test_the_statistics_say_what_they_count(tmp_path: Path) -> None:
+    from scorekeeper.export import export_html
+
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    game.roll("1 1 5 2 3 4", source="camera"); game.keep("1 1 5"); game.bank()
+    game.roll("2 2 3 4 6 6"); game.farkle()
+    line = fairness_line(game.events)
+    assert "Counted: 12 dice, 6 read by the camera and 6 typed" in line
+    export_html(game.events, tmp_path / "s.html")
+    text = (tmp_path / "s.html").read_text()
+    for words in ("Average turn: the points of the average turn that was banked",
+                  "Banked per turn: all points banked divided by every turn played",
+                  "Left on the table: the points the coach expected from rolling on"):
+        assert words in text
 
 
 def test_the_coach_for_a_game_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

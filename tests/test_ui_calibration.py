@@ -66,3 +66,19 @@ def test_a_twisted_rolling_area_is_refused_with_the_reason(qtbot: QtBot, tmp_pat
     assert "Not saved" in dialog.message.text() and "corners" in dialog.message.text() and not (tmp_path / LAST_PROFILE).exists()
     dialog.measure_die_size()
     assert "No dice seen" in dialog.message.text()
+
+
+def test_a_profile_made_on_the_demo_table_says_so(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(640, 480)
+    table.name = "demo table (seed 5, 640x480)"  # what the demo table calls itself
+    table.roll([1, 2, 3])
+    window = MainWindow(GameController(tmp_path), WindowOptions(source="demo"), reader=lambda: LabelReader(table),
+                        opener=lambda spec, profile: table)
+    qtbot.addWidget(window)
+    window.show()
+    pane = window.camera
+    qtbot.waitUntil(lambda: pane.latest is not None, timeout=15000)
+    pane.calibrate()
+    assert pane.calibration_dialog.save(tmp_path / LAST_PROFILE)
+    assert load_profile(tmp_path / LAST_PROFILE).camera == "demo"
+    window.close()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DiceRolled, Farkled, Game, Kept
@@ -23,6 +23,7 @@ from scorekeeper.rules import Dice, load_rules
 from scorekeeper.ui.camera_pane import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.ui.resume_dialog import ResumeDialog
 from tests.ui_fakes import LabelReader, Misread, ScriptedTable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,9 +122,9 @@ def test_an_unfinished_game_is_offered_on_start_and_resumed(qtbot: QtBot, tmp_pa
 
     def answer() -> None:
         box = QApplication.activeModalWidget()
-        assert isinstance(box, QMessageBox)
-        answers.append(box.text())
-        next(b for b in box.buttons() if b.text() == "Resume it").click()
+        assert isinstance(box, ResumeDialog)
+        answers.append(box.list.item(0).text())
+        box.resume_button.click()
 
     QTimer.singleShot(50, answer)
     window.startup()

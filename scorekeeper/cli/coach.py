@@ -29,10 +29,22 @@ def add_parser(commands: Any) -> None:
 
 
 def coach_json(rules: RuleSet, policy: Policy) -> dict[str, Any]:
-    """The JSON object of ``scorekeeper coach --json``."""
+    """The JSON object of ``scorekeeper coach --json``: the figures of the text output, each one
+    that does not apply under ``rules`` (no entry minimum, no Farkle penalty) as null."""
+    turn = rules.turn
+    streak = turn.farkle_penalty_streak - 1
     return {
         "rules": rules.name,
         "expected_points_per_turn": round(policy.expected_points_per_turn(), 2),
+        "entry_minimum": turn.entry_minimum,
+        "expected_points_per_turn_off_the_board": (
+            round(policy.expected_points_per_turn(on_board=False), 2) if turn.entry_minimum else None
+        ),
+        "farkle_penalty": turn.farkle_penalty,
+        "farkles_before_the_penalty": streak if turn.farkle_penalty else None,
+        "expected_points_per_turn_before_the_penalty": (
+            round(policy.expected_points_per_turn(streak=streak), 2) if turn.farkle_penalty else None
+        ),
         "bank_at": {str(n): policy.bank_threshold(n) for n in DICE},
         "farkle_chance": {str(n): round(policy.farkle_chance(n), 5) for n in DICE},
     }

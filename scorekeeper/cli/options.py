@@ -6,16 +6,17 @@ import argparse
 
 from scorekeeper.rules import RuleSet, load_rules
 
+DEFAULT_RULES = "retail"
+"""The rules every command plays by when ``--rules`` is not given."""
 
-def add_rules_options(parser: argparse.ArgumentParser, default: str | None = "retail") -> None:
-    """``--rules PRESET_OR_FILE`` and ``--variant NAME``."""
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET_OR_FILE`` and ``--variant NAME``; left out, ``--rules`` reads None (see :func:`rules_from_args`)."""
     parser.add_argument(
         "--rules",
-        default=default,
-        required=default is None,
         metavar="PRESET_OR_FILE",
         help="a preset (see 'scorekeeper rules list'), optionally with +variant, "
-        "or the path of a .toml rules file" + (f" (default: {default})" if default else ""),
+        f"or the path of a .toml rules file (default: {DEFAULT_RULES})",
     )
     parser.add_argument(
         "--variant",
@@ -27,5 +28,5 @@ def add_rules_options(parser: argparse.ArgumentParser, default: str | None = "re
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
-    """The rule set that ``--rules`` and ``--variant`` name."""
-    return load_rules(args.rules, args.variant)
+    """The rule set that ``--rules`` and ``--variant`` name (``--rules`` defaults to retail)."""
+    return load_rules(args.rules or DEFAULT_RULES, args.variant)

@@ -14,22 +14,22 @@ from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
 from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
-from scorekeeper.rules import Dice, FarkleError, GameKind, describe_rules
+from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 
 HELP = """\
 Commands:
   115346        type the dice you rolled (digits, spaces optional)
-  1, 2, ...     keep that option of the roll on the table (1 is the best)
+  1, 2, ...     keep that option of the roll on the table (1 scores the most)
   k 115         keep these dice
   c 3 5         correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
   f             Farkle (the roll scores nothing; in the card game: a Farkle card was drawn)
-  p 400         enter points by hand (the card game's combinations)
+  p 400         the card game: enter a combination's points
   b             bank the turn
   u / y         undo / redo
   s             scoreboard
   rules         the rules in force
   save FILE     save the game
-  q             quit"""
+  q             quit (asks first if the game is not saved)"""
 
 
 def add_parser(commands: Any) -> None:
@@ -55,7 +55,7 @@ def scoreboard(state: GameState) -> list[str]:
         notes = []
         if not player.on_board and entry:
             notes.append(f"not on the board ({entry:,} to enter)")
-        if player.farkle_streak:
+        if player.farkle_streak and state.rules.kind is GameKind.DICE:
             notes.append(f"{player.farkle_streak} Farkle{'s' if player.farkle_streak > 1 else ''} in a row")
         if player.farkle_cards:
             notes.append(f"{player.farkle_cards} Farkle card{'s' if player.farkle_cards > 1 else ''}")
@@ -63,10 +63,40 @@ def scoreboard(state: GameState) -> list[str]:
             notes.append("WINNER")
         lines.append(f" {marker} {player.name:12} {player.score:>7,}  {'; '.join(notes)}".rstrip())
     if state.final_lap and state.lap_mark is not None:
-        lines.append(f"Last lap: {state.players[state.lap_mark].name} set the mark.")
+        lines.append(last_lap(state))
     if state.play_off:
         lines.append("Play-off: " + ", ".join(state.players[seat].name for seat in state.play_off))
     return lines
+
+
+def _dice(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def last_lap(state: GameState) -> str:
+    """Who reached the target, and who leads the last lap now."""
+    assert state.lap_mark is not None
+    mark = state.players[state.lap_mark]
+    leaders = state.leaders()
+    text = f"Last lap: {mark.name} reached {state.target:,}"
+    if leaders != (state.lap_mark,):
+        names = " and ".join(state.players[seat].name for seat in leaders)
+        text += f"; {names} now lead{'s' if len(leaders) == 1 else ''} with {state.players[leaders[0]].score:,}"
+    return text + "."
+
+
+def game_over(state: GameState) -> str:
+    """The line that ends a game: who won."""
+    names = " and ".join(state.players[seat].name for seat in state.winners)
+    return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
+
+
+def _option_text(state: GameState, option: KeepOption, scored: RollScore) -> str:
+    if option is scored.winning_keep:
+        if state.rules.turn.instant_win_banks_turn:
+            return f"{option.keep}: banks the turn and WINS THE GAME"
+        return f"{option.keep}: WINS THE GAME (scores nothing)"
+    return str(option)
 
 
 def prompt(state: GameState) -> str:
@@ -78,9 +108,15 @@ def prompt(state: GameState) -> str:
     if scored is not None:
         if scored.farkle:
             return f"{turn.roll}: FARKLE, nothing scores. Enter 'f' to pass the dice, or correct a misread die."
-        options = "  ".join(f"{n}) {option}" for n, option in enumerate(scored.options[:6], start=1))
-        more = f"  (+{len(scored.options) - 6} more)" if len(scored.options) > 6 else ""
-        missing = f" [{state.missing_dice()} dice not read]" if state.missing_dice() else ""
+        shown = scored.options[:6]
+        win = scored.winning_keep
+        if win is not None and win not in shown:
+            shown = (*shown[:5], win)
+        options = "  ".join(
+            f"{scored.options.index(option) + 1}) {_option_text(state, option, scored)}" for option in shown
+        )
+        more = f"  (+{len(scored.options) - len(shown)} more)" if len(scored.options) > len(shown) else ""
+        missing = f" [{_dice(state.missing_dice())} not read]" if state.missing_dice() else ""
         return f"{turn.roll}{missing}: keep  {options}{more}"
     total = f"turn {turn.total:,}" if turn.total else "new turn"
     if state.rules.kind is GameKind.CARDS:
@@ -90,7 +126,7 @@ def prompt(state: GameState) -> str:
     need = f" ({shortfall:,} more to get on the board)" if shortfall and turn.total else ""
     if turn.dice_left == 0:
         return f"{player.name} ({player.score:,}), {total}: all dice scored; 'b' to bank{need}"
-    return f"{player.name} ({player.score:,}), {total}{need}: roll {turn.dice_left} dice and type them{bank}"
+    return f"{player.name} ({player.score:,}), {total}{need}: roll {_dice(turn.dice_left)} and type {'it' if turn.dice_left == 1 else 'them'}{bank}"
 
 
 class Session:
@@ -100,6 +136,13 @@ class Session:
         self.game = game
         self.out = out
         self.save_to = save_to
+        self._saved_at = len(game.events)
+        self._quit_asked = False
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether steps were taken since the game was last saved (never, with ``--save``)."""
+        return self.save_to is None and len(self.game.events) != self._saved_at
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -110,7 +153,7 @@ class Session:
         if not words:
             words = ["f"] if self._farkle_showing() else ["s"]
         command, rest = words[0].lower(), words[1:]
-        turns_before = len(self.game.state.history)
+        state_before = self.game.state
         handlers: dict[str, Callable[[], None]] = {
             "k": lambda: self.game.keep(" ".join(rest)),
             "c": lambda: self._correct(rest),
@@ -126,7 +169,12 @@ class Session:
             "?": lambda: self.say(HELP),
         }
         if command in ("q", "quit", "exit"):
+            if self.unsaved and not self._quit_asked:
+                self._quit_asked = True
+                self.say("The game is not saved: 'save FILE' keeps it; 'q' again quits without saving.")
+                return True
             return False
+        self._quit_asked = False
         try:
             if command in handlers:
                 handlers[command]()
@@ -140,7 +188,7 @@ class Session:
         except FarkleError as exc:
             self.say(f"Not allowed: {exc}")
             return True
-        self._after(turns_before)
+        self._after(state_before)
         return True
 
     def _farkle_showing(self) -> bool:
@@ -162,6 +210,8 @@ class Session:
         self.game.correct(face_from_str(rest[0]), face_from_str(rest[1]))
 
     def _points(self, rest: list[str]) -> None:
+        if self.game.state.rules.kind is GameKind.DICE:
+            raise FarkleError("points: 'p' is for the card game; with dice, type the dice you rolled and keep them")
         if not rest or not rest[0].isdigit():
             raise FarkleError("points: type 'p POINTS', e.g. 'p 400'")
         self.game.enter_points(int(rest[0]), " ".join(rest[1:]))
@@ -170,34 +220,54 @@ class Session:
         if len(rest) != 1:
             raise FarkleError("save: type 'save FILE'")
         save_game(self.game, rest[0])
+        self._saved_at = len(self.game.events)
         self.say(f"Saved to {rest[0]}.")
 
-    def _after(self, turns_before: int) -> None:
+    def _after(self, before: GameState) -> None:
         state = self.game.state
         if self.save_to is not None:
             save_game(self.game, self.save_to)
-        for record in state.history[turns_before:]:
+        turn = state.turn
+        if (
+            turn is not None
+            and before.turn is not None
+            and turn.player == before.turn.player
+            and turn.hot_dice > before.turn.hot_dice
+        ):
+            self.say(f"Hot dice! All six scored: {state.players[turn.player].name} rolls all six again (turn {turn.total:,}).")
+        for record in state.history[len(before.history) :]:
             self.say(describe_turn(record, state))
-        if len(state.history) != turns_before:
+        if len(state.history) != len(before.history):
             self.say("\n".join(scoreboard(state)))
         if state.over:
-            names = " and ".join(state.players[seat].name for seat in state.winners)
-            self.say(f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!")
+            self.say(game_over(state))
 
     def run(self, lines: TextIO, interactive: bool) -> None:
-        self.say(f"Farkle: {self.game.state.rules.title}. Type 'help' for the commands.")
+        rules = self.game.state.rules
+        self.say(f"{rules.title} ({rules.name}). Type 'help' for the commands.")
         self.say("\n".join(scoreboard(self.game.state)))
+        if self.game.state.over:
+            self.say(game_over(self.game.state))
         while not self.game.state.over:
             self.say(prompt(self.game.state))
             if interactive:
                 print("> ", end="", file=self.out, flush=True)
             line = lines.readline()
-            if not line or not self.step(line):
+            if not line:
+                if self.unsaved:
+                    self.say("The input ended; the game was not saved.")
+                break
+            if not self.step(line):
                 break
 
 
 def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
+        given = [f"--{name}" for name in ("rules", "variant", "players", "target") if getattr(args, name)]
+        if given:
+            raise FarkleError(
+                f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}"
+            )
         game = load_game(args.resume)
     else:
         names = [name.strip() for name in (args.players or "").split(",") if name.strip()]

@@ -18,7 +18,7 @@ def add_parser(commands: Any) -> None:
         help="score a roll: every legal keep and the best",
         description="Score a roll: every legal keep with its points, the best keep, or Farkle.",
     )
-    add_rules_options(parser, default=None)
+    add_rules_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--batch",
@@ -71,11 +71,12 @@ def _print(scored: RollScore, rules: RuleSet) -> None:
         print("  Farkle: no die scores.")
         return
     if scored.wins:
-        print("  Six of a kind: this roll wins the game on the spot.")
+        banked = "the turn is banked first" if rules.turn.instant_win_banks_turn else "the turn scores nothing"
+        print(f"  Six of a kind: keeping all six wins the game on the spot ({banked}).")
     width = max(len(str(option.keep)) for option in scored.options)
-    for position, option in enumerate(scored.options):
+    for option in scored.options:
         split = ", ".join(f"{c.kind.value} {c.dice}" for c in option.split)
-        mark = "best" if position == 0 else ""
+        mark = "wins" if option is scored.winning_keep else "best" if option is scored.best else ""
         print(f"  {mark:4}  {str(option.keep):{width}}  {option.points:>5}   {split}")
 
 

@@ -243,7 +243,8 @@ def hint_text(advice: Advice) -> str:
     if advice.dice == 0:
         return opening + "bank: no dice are left."
     assert advice.farkle_chance is not None and advice.roll_value is not None
-    risk = f"rolling {advice.dice} dice farkles {_percent(advice.farkle_chance)} of the time"
+    dice = f"{advice.dice} {'die' if advice.dice == 1 else 'dice'}"
+    risk = f"rolling {dice} farkles {_percent(advice.farkle_chance)} of the time"
     last_lap = advice.goal is Goal.FINISH_ABOVE_LEADER
     need = situation.need or 0
     if best is None and situation.total == 0:
@@ -252,7 +253,7 @@ def hint_text(advice: Advice) -> str:
                 f"Last lap: {_points(need)} this turn finishes above the leader; "
                 f"best play gets there {_percent(advice.roll_value)} of the time."
             )
-        return f"Roll {advice.dice} dice: best play banks {_points(advice.roll_value)} a turn on average."
+        return f"Roll {dice}: best play banks {_points(advice.roll_value)} a turn on average."
     if best is None:
         lead = "Bank now" if advice.bank else "Roll again"
     else:

@@ -63,6 +63,13 @@ class SheetTurn:
     """Points taken off by the Farkle penalty."""
     totals: tuple[int, ...]
     """Every player's score after this turn, in seat order: the running totals."""
+    entered_notes: tuple[str, ...] = ()
+    """What each entry of :attr:`entered` was for, as the player said ("three 1s"; "" if nothing)."""
+
+    def entries(self) -> tuple[str, ...]:
+        """Each entry in words: ``"three 1s (1,000)"``, or ``"1,000 entered"`` when nothing was said."""
+        notes = self.entered_notes or ("",) * len(self.entered)
+        return tuple(f"{note} ({points:,})" if note else f"{points:,} entered" for points, note in zip(self.entered, notes))
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,7 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None) -> Scor
                 card_bonus=record.card_bonus,
                 penalty=record.penalty,
                 totals=tuple(running),
+                entered_notes=record.entered_notes,
             )
         )
     return ScoreSheet(

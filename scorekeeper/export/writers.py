@@ -17,6 +17,7 @@ from scorekeeper.game import Event
 from scorekeeper.game.save import write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
+from scorekeeper.stats import NOTE as STATS_NOTE
 
 FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
@@ -76,6 +77,7 @@ def csv_text(sheet: ScoreSheet) -> str:
     writer.writerow(list(STATS_HEADER))
     writer.writerows(sheet.statistics)
     writer.writerow(["dice", sheet.fairness])
+    writer.writerow(["columns", STATS_NOTE])
     writer.writerow([])
     writer.writerow(["rules in force"])
     for line in sheet.rules[1:]:
@@ -104,6 +106,15 @@ def _cell(text: object, tag: str = "td", align: str = "") -> str:
     return f"<{tag}{attribute}>{html.escape(str(text))}</{tag}>"
 
 
+def _unbroken(text: str) -> str:
+    """``text`` with no-break spaces: a roll stays on one line of the sheet, breaking only between rolls.
+
+    >>> _unbroken("1 1 5")
+    '1\xa01\xa05'
+    """
+    return text.replace(" ", "\u00a0")
+
+
 def html_text(sheet: ScoreSheet) -> str:
     """The sheet as a self-contained HTML page (also what the PDF prints)."""
     e = html.escape
@@ -112,7 +123,7 @@ def html_text(sheet: ScoreSheet) -> str:
         "<!DOCTYPE html>",
         '<html><head><meta charset="utf-8"><title>Farkle score sheet</title>',
         "<style>body{font-family:sans-serif} table{border-collapse:collapse} "
-        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .farkle{color:#b00}</style>",
+        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .turns th{white-space:nowrap} .farkle{color:#b00}</style>",
         "</head><body>",
         "<h1>Farkle score sheet</h1>",
         f"<p>Started {e(readable_time(sheet.started_at))}; exported {e(readable_time(sheet.exported_at))}.<br>",
@@ -128,18 +139,18 @@ def html_text(sheet: ScoreSheet) -> str:
         mark = " (winner)" if name in sheet.winners else ""
         parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
     parts.append("</table><h2>Turns</h2>")
-    parts.append('<table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts.append('<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"><tr>')
     parts += [_cell(h, "th") for h in ("#", "Player", "Rolls", "Kept", "Outcome", "Points", "Penalty")]
     parts += [_cell(name, "th") for name in sheet.players]
     parts.append("</tr>")
     for turn in sheet.turns:
-        kept = list(turn.kept) + [f"{points:,} entered" for points in turn.entered]
+        kept = list(turn.kept) + list(turn.entries())
         outcome = f'<td class="farkle">{e(turn.outcome)}</td>' if turn.farkle else _cell(turn.outcome)
         parts.append(
             "<tr>"
             + _cell(turn.number)
             + _cell(turn.player)
-            + _cell(" / ".join(turn.rolls))
+            + _cell(" / ".join(_unbroken(roll) for roll in turn.rolls))
             + _cell(" / ".join(kept))
             + outcome
             + _cell(f"{turn.points:,}", align="right")
@@ -152,7 +163,7 @@ def html_text(sheet: ScoreSheet) -> str:
     parts.append("</tr>")
     for row in sheet.statistics:
         parts.append("<tr>" + "".join(_cell(cell, align="right" if i else "") for i, cell in enumerate(row)) + "</tr>")
-    parts.append(f"</table><p>{e(sheet.fairness)}</p>")
+    parts.append(f"</table><p><small>{e(STATS_NOTE)}</small></p><p>{e(sheet.fairness)}</p>")
     parts.append("<h2>Rules in force</h2><ul>")
     parts += [f"<li>{e(line)}</li>" for line in sheet.rules[1:]]
     parts.append("</ul></body></html>")

@@ -20,7 +20,13 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
         bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
         return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
     if record.outcome is Outcome.FARKLED:
+        rules = state.rules.turn
         penalty = f" and pays the {record.penalty:,} penalty" if record.penalty else ""
+        if rules.farkle_penalty and not record.penalty and record.farkles_in_a_row >= rules.farkle_penalty_streak:
+            penalty = (
+                f": {record.farkles_in_a_row} Farkles in a row, but with no points the "
+                f"{rules.farkle_penalty:,} penalty takes nothing, and the count starts again"
+            )
         return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
     if record.outcome is Outcome.WON:
         return f"Six of a kind! {name} wins the game on the spot."

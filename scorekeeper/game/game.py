@@ -115,8 +115,9 @@ class Game:
 
     @property
     def can_undo(self) -> bool:
-        """Whether there is a step to take back."""
-        return bool(self._active)
+        """Whether there is a step to take back: one after the game's set-up (the players seated
+        before the first step of play), which undo never removes."""
+        return not all(isinstance(action, PlayerAdded) for action in self._active)
 
     @property
     def can_redo(self) -> bool:
@@ -148,8 +149,9 @@ class Game:
 
     def undo(self) -> None:
         """Take back the last step."""
-        if not self._active:
-            raise IllegalAction("undo: there is nothing to undo")
+        if not self.can_undo:
+            what = "; the players seated at the start stay (start a new game to change them)" if self._active else ""
+            raise IllegalAction(f"undo: there is nothing to undo{what}")
         state = self._first
         for action in self._active[:-1]:
             state = apply(state, action)

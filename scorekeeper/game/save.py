@@ -53,11 +53,25 @@ def game_from_json(document: Any, where: str) -> Game:
         raise SaveFileError(f"{where}: damaged: {exc}") from None
 
 
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+"""The user's file-creation mask, read once at start-up (reading it means setting it, which is not
+safe while other threads create files)."""
+
+
+def new_file_mode() -> int:
+    """The mode a new file gets under the user's umask (0644 under the usual 022): what a saved game
+    or an exported sheet should have, where a temporary file renamed into place would keep 0600."""
+    return 0o666 & ~_UMASK
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half."""
+    """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half.
+    The file gets the user's normal mode (see :func:`new_file_mode`)."""
     path = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(handle, new_file_mode())
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
             stream.flush()

@@ -31,6 +31,7 @@ from scorekeeper.rules import (
     IllegalRoll,
     KeepOption,
     RollScore,
+    most_points,
     RuleSet,
     Ties,
     score_roll,
@@ -95,6 +96,8 @@ class TurnState:
     """Every keep of the turn so far."""
     entered: tuple[int, ...] = ()
     """Points entered by hand this turn."""
+    entered_notes: tuple[str, ...] = ()
+    """What each entry of :attr:`entered` was for, as the player said ("three 1s"; "" if nothing)."""
     hot_dice: int = 0
     """How many times this turn all six dice scored and were picked up again."""
 
@@ -121,6 +124,10 @@ class TurnRecord:
     """Points taken off by the Farkle penalty."""
     score_after: int
     """The player's score once the turn was over."""
+    farkles_in_a_row: int = 0
+    """For a Farkle: how many Farkles in a row it makes for the player, this one included."""
+    entered_notes: tuple[str, ...] = ()
+    """What each entry of :attr:`entered` was for ("" where the player said nothing)."""
 
 
 @dataclass(frozen=True)
@@ -230,10 +237,10 @@ def start(event: GameStarted) -> GameState:
     """The state of a game that has just begun."""
     rules, target = event.rules, event.target
     if target <= 0 or target % 50:
-        raise IllegalAction(f"target {target!r}: must be a positive number of points, a multiple of 50")
+        raise IllegalAction(f"target {target:,}: must be a positive number of points, a multiple of 50")
     if target not in (rules.end.target, *rules.end.short_targets):
-        allowed = ", ".join(str(t) for t in (rules.end.target, *rules.end.short_targets))
-        raise IllegalAction(f"target {target!r} is not offered by the rules {rules.name!r}; allowed: {allowed}")
+        allowed = ", ".join(f"{t:,}" for t in (rules.end.target, *rules.end.short_targets))
+        raise IllegalAction(f"target {target:,} is not offered by the rules {rules.name!r}; allowed: {allowed}")
     return GameState(rules=rules, target=target, started_at=event.started_at)
 
 
@@ -308,8 +315,16 @@ def _roll(state: GameState, action: DiceRolled) -> GameState:
     return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice)))
 
 
+def _correction_words(action: DieCorrected) -> str:
+    if action.was is None:
+        return f"add a missed {action.now}"
+    if action.now is None:
+        return f"take out the {action.was} (not a die)"
+    return f"correct die {action.was} to {action.now}"
+
+
 def _correct(state: GameState, action: DieCorrected) -> GameState:
-    what = f"correct die {action.was} to {action.now}"
+    what = _correction_words(action)
     turn = _dice_turn(state, what)
     if turn.roll is None:
         raise IllegalAction(f"{what}: there is no roll on the table to correct")
@@ -346,13 +361,20 @@ def _keep(state: GameState, action: Kept) -> GameState:
 
 
 def _enter_points(state: GameState, action: PointsEntered) -> GameState:
-    what = f"enter {action.points} points"
+    what = f"enter {action.points:,} points"
     turn = _in_play(state, what)
     if turn.roll is not None:
         raise IllegalAction(f"{what}: the roll {turn.roll} is on the table; keep dice from it first")
     if action.points <= 0 or action.points % 50:
         raise IllegalAction(f"{what}: points must be above 0 and a multiple of 50, as every Farkle score is")
-    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=(*turn.entered, action.points)))
+    most = most_points(state.rules.scoring)
+    if state.rules.kind is GameKind.CARDS and action.points > most:
+        raise IllegalAction(
+            f"{what}: no combination of the chart is worth more than {most:,}; enter each combination on its own"
+        )
+    entered = (*turn.entered, action.points)
+    notes = (*turn.entered_notes, action.note)
+    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=entered, entered_notes=notes))
 
 
 def _bank(state: GameState, action: Banked) -> GameState:
@@ -366,7 +388,7 @@ def _bank(state: GameState, action: Banked) -> GameState:
     if shortfall and not state.stuck():
         raise IllegalBank(
             f"bank {turn.total}: {player.name} needs {state.rules.turn.entry_minimum:,} in one turn "
-            f"to get on the board, {shortfall:,} more; roll again"
+            f"to get on the board, {shortfall:,} more; {'draw' if state.rules.kind is GameKind.CARDS else 'roll'} again"
         )
     if shortfall:
         return _end_turn(state, Outcome.STUCK, player, points=0, bonus=0)
@@ -391,14 +413,15 @@ def _farkle(state: GameState, action: Farkled) -> GameState:
             )
     else:
         player = replace(player, farkle_cards=player.farkle_cards + 1)
-    streak, penalty = player.farkle_streak + 1, 0
+    in_a_row, penalty = player.farkle_streak + 1, 0
+    streak = in_a_row
     if rules.turn.farkle_penalty and streak >= rules.turn.farkle_penalty_streak:
         penalty = rules.turn.farkle_penalty
         if not rules.turn.penalty_below_zero:
             penalty = min(penalty, max(player.score, 0))
         streak = 0
     player = replace(player, score=player.score - penalty, farkle_streak=streak)
-    return _end_turn(state, Outcome.FARKLED, player, points=0, bonus=0, penalty=penalty)
+    return _end_turn(state, Outcome.FARKLED, player, points=0, bonus=0, penalty=penalty, in_a_row=in_a_row)
 
 
 def _instant_win(state: GameState, turn: TurnState) -> GameState:
@@ -415,7 +438,9 @@ def _instant_win(state: GameState, turn: TurnState) -> GameState:
     )
 
 
-def _record(turn: TurnState, outcome: Outcome, player: PlayerState, points: int, bonus: int, penalty: int) -> TurnRecord:
+def _record(
+    turn: TurnState, outcome: Outcome, player: PlayerState, points: int, bonus: int, penalty: int, in_a_row: int = 0
+) -> TurnRecord:
     return TurnRecord(
         player=turn.player,
         rolls=turn.rolls,
@@ -426,11 +451,19 @@ def _record(turn: TurnState, outcome: Outcome, player: PlayerState, points: int,
         card_bonus=bonus,
         penalty=penalty,
         score_after=player.score,
+        farkles_in_a_row=in_a_row,
+        entered_notes=turn.entered_notes,
     )
 
 
 def _end_turn(
-    state: GameState, outcome: Outcome, player: PlayerState, points: int, bonus: int, penalty: int = 0
+    state: GameState,
+    outcome: Outcome,
+    player: PlayerState,
+    points: int,
+    bonus: int,
+    penalty: int = 0,
+    in_a_row: int = 0,
 ) -> GameState:
     """Record the turn, then settle the last lap and pass the dice."""
     assert state.turn is not None
@@ -438,7 +471,7 @@ def _end_turn(
     state = replace(
         state,
         players=_set_player(state, seat, player),
-        history=(*state.history, _record(state.turn, outcome, player, points, bonus, penalty)),
+        history=(*state.history, _record(state.turn, outcome, player, points, bonus, penalty, in_a_row)),
     )
     rules = state.rules
     lap_mark = state.lap_mark

@@ -26,7 +26,7 @@ from scorekeeper.rules.loading import (
     variant_names,
 )
 from scorekeeper.rules.ruleset import EndRules, FinalLap, GameKind, KindValue, RuleSet, Scoring, Ties, TurnRules
-from scorekeeper.rules.scoring import Combination, CombinationKind, Dice, KeepOption, RollScore, best_split, score_roll
+from scorekeeper.rules.scoring import Combination, CombinationKind, Dice, KeepOption, RollScore, best_split, most_points, score_roll
 
 __all__ = [
     "Combination",
@@ -52,6 +52,7 @@ __all__ = [
     "best_split",
     "describe_rules",
     "load_rules",
+    "most_points",
     "preset_names",
     "rules_from_table",
     "rules_to_table",

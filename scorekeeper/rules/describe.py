@@ -43,7 +43,12 @@ def describe_rules(rules: RuleSet) -> list[str]:
         ("Four of a kind and a pair", s.four_of_a_kind_and_pair),
         ("Two triplets", s.two_triplets),
     ]
-    lines.append(". ".join(f"{name}: {_points(v) if v else 'does not score'}" for name, v in six_dice) + ".")
+    lines.append(". ".join(f"{name}: {_points(v)}" for name, v in six_dice if v) + ".")
+    missing = [name.lower() for name, v in six_dice if not v]
+    if missing:
+        lines.append(
+            f"Not on this chart: {', '.join(missing)}; such dice score only as the smaller combinations they hold."
+        )
     if s.three_pairs:
         lines.append(
             "Four of a kind counts as two pairs toward three pairs."

@@ -54,7 +54,8 @@ class Dice:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
                 raise IllegalRoll(f"die {value!r} in {list(given)!r} is not a face of a die (1-6)")
         if len(given) > MAX_DICE:
-            raise IllegalRoll(f"{list(given)!r} has {len(given)} dice; Farkle is played with six")
+            shown = " ".join(str(value) for value in given)
+            raise IllegalRoll(f"{shown!r} has {len(given)} dice; Farkle is played with six")
         object.__setattr__(self, "values", tuple(sorted(given)))
 
     @classmethod
@@ -147,8 +148,7 @@ class RollScore:
     roll: Dice
     """The dice rolled."""
     options: tuple[KeepOption, ...]
-    """Every legal keep: most points first, then fewer dice (more left to roll); on a
-    winning roll, keeping all six dice claims the win and comes first."""
+    """Every legal keep: most points first, then fewer dice (more left to roll)."""
     wins: bool
     """The roll holds six of a kind and six of a kind wins the game under these rules."""
 
@@ -158,20 +158,40 @@ class RollScore:
         return not self.options
 
     @property
+    def winning_keep(self) -> KeepOption | None:
+        """On a winning roll, the keep of all six dice that claims the win; None otherwise."""
+        if not self.wins:
+            return None
+        return next(option for option in self.options if len(option.keep) == MAX_DICE)
+
+    @property
     def best(self) -> KeepOption | None:
-        """The first option: the winning keep, or the one worth the most points; None on a Farkle."""
-        return self.options[0] if self.options else None
+        """The winning keep, else the option worth the most points; None on a Farkle."""
+        return self.winning_keep or (self.options[0] if self.options else None)
 
     def option_for(self, keep: Dice) -> KeepOption:
         """The option for ``keep``, or :class:`IllegalKeep` saying why there is none."""
+        if not len(keep):
+            raise IllegalKeep("keep: no dice named; say which dice to set aside, e.g. 1 5")
         if not self.roll.contains(keep):
             raise IllegalKeep(f"keep {str(keep)!r} is not in the roll {str(self.roll)!r}")
         for option in self.options:
             if option.keep == keep:
                 return option
-        dead = [value for value in sorted(set(keep.values)) if not _face_can_score(keep, value, self)]
-        what = f"non-scoring die {dead[0]}" if dead else "dice that do not split into combinations"
-        raise IllegalKeep(f"keep {str(keep)!r} holds {what}")
+        faces = sorted(set(keep.values))
+        dead = [face for face in faces if not any(face in option.keep.values for option in self.options)]
+        if dead:
+            raise IllegalKeep(f"keep {str(keep)!r} holds non-scoring die {dead[0]}")
+        short = [face for face in faces if not _face_can_score(keep, face, self)]
+        if short:
+            face, count = short[0], keep.values.count(short[0])
+            some = "a single" if count == 1 else ("two", "three", "four", "five", "six")[count - 2]
+            raise IllegalKeep(
+                f"keep {str(keep)!r}: {some} {face}{'s score' if count > 1 else ' scores'} nothing on "
+                f"{'their' if count > 1 else 'its'} own; "
+                f"{face}s score only as three of a kind or more, or in a six-dice combination"
+            )
+        raise IllegalKeep(f"keep {str(keep)!r} holds dice that do not split into combinations")
 
 
 def _face_can_score(keep: Dice, face: int, scored: RollScore) -> bool:
@@ -259,6 +279,18 @@ def _options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
     return tuple(found)
 
 
+@functools.lru_cache(maxsize=None)
+def most_points(scoring: Scoring) -> int:
+    """The most one roll of six dice can score under ``scoring``: the ceiling of a card combination.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> most_points(load_rules("flip").scoring)
+    3000
+    """
+    rolls = itertools.combinations_with_replacement(FACES, MAX_DICE)
+    return max(option.points for roll in rolls for option in _options(scoring, Dice(roll))[:1])
+
+
 def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
     """Every legal keep of ``roll`` under ``rules``, best first.
 
@@ -278,7 +310,4 @@ def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
         and len(dice) == MAX_DICE
         and len(set(dice.values)) == 1
     )
-    options = _options(rules.scoring, dice)
-    if wins:
-        options = tuple(sorted(options, key=lambda option: len(option.keep) != MAX_DICE))
-    return RollScore(dice, options, wins)
+    return RollScore(dice, _options(rules.scoring, dice), wins)

@@ -15,17 +15,20 @@ from scorekeeper.stats.fairness import (
 )
 from scorekeeper.stats.players import PlayerStats, coach_for, player_stats
 from scorekeeper.stats.replay import Step, final_state, replay, rolls_read, standing_actions
-from scorekeeper.stats.sheet import HEADER, fairness_line, stats_rows
+from scorekeeper.stats.sheet import EXPLAINED, HEADER, NOTE, counted, fairness_line, stats_rows
 
 __all__ = [
     "ALPHA",
+    "EXPLAINED",
     "HEADER",
+    "NOTE",
     "FairnessTest",
     "PlayerStats",
     "Step",
     "add_counts",
     "chi_square_sf",
     "coach_for",
+    "counted",
     "face_counts",
     "fairness_line",
     "fairness",

@@ -14,13 +14,10 @@ from scorekeeper.rules import load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 
-SCREENSHOT_PLAYERS = ("Ann", "Bob", "Cy")
-"""Who plays when a screenshot run names no players."""
-
-
 @dataclass(frozen=True)
 class Screenshot:
-    """Run the window this long, save a picture of it, then exit."""
+    """Run the window this long, save a picture of it, then exit. Such a run starts a game (and
+    writes its journal) only when ``--players`` asks for one, and offers none for resume."""
 
     path: Path
     """Where the PNG goes."""
@@ -37,9 +34,9 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     window.show()
     if options.resume is not None:
         window.resume(options.resume)
-    elif options.players or screenshot is not None:
-        controller.start(options.rules or load_rules("retail"), options.players or SCREENSHOT_PLAYERS, options.target)
-    else:
+    elif options.players:
+        controller.start(options.rules or load_rules("retail"), options.players, options.target)
+    elif screenshot is None:
         QTimer.singleShot(0, window.startup)
     if screenshot is not None:
 

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
+from scorekeeper.pipeline.sources import SourceError, SourceKind, SourceSpec
 from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.ui.camera_view import CameraView, Overlay
 
@@ -103,17 +104,38 @@ class AreaEditor(CameraView):
         painter.end()
 
 
+def source_spec(name: str) -> str | None:
+    """The ``--source`` of a frame source's name as the window shows it; None if it names no source.
+
+    >>> source_spec("demo table (seed 5, 640x480)"), source_spec("webcam:1 (1280x720)"), source_spec("scripted table")
+    ('demo', 'webcam:1', None)
+    """
+    head = name.split(" (")[0]
+    if head == "demo table":
+        return SourceKind.DEMO.value
+    try:
+        SourceSpec.from_str(head)
+    except SourceError:
+        return None
+    return head
+
+
 class CalibrationDialog(QDialog):
-    """Edits a copy of the profile; Save writes it and hands it to the window."""
+    """Edits a copy of the profile; Save writes it, naming the source it was made on, and hands it to the window."""
 
     saved = Signal(object)
     """The profile just saved (a :class:`CalibrationProfile`)."""
 
-    def __init__(self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None, source: str | None = None
+    ) -> None:
+        """``source``: the name of the frame source being calibrated (see :func:`source_spec`); None takes
+        the ``source_name`` of ``parent`` (the camera pane), if it has one."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate the camera")
         self.profile = profile
         self.save_to = save_to
+        self.source = source if source is not None else str(getattr(parent, "source_name", ""))
         self.latest: WatchStep | None = None
         self.editor = AreaEditor()
         self.editor.area = profile.area
@@ -176,6 +198,7 @@ class CalibrationDialog(QDialog):
         """The profile as set in the dialog; :class:`CalibrationError` if a field is out of range."""
         return replace(
             self.profile,
+            camera=source_spec(self.source) or self.profile.camera,
             area=tuple(self.editor.area),
             die_size=float(self.die_size.value()),
             settle_frames=int(self.settle.value()),

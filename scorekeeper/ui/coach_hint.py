@@ -48,6 +48,7 @@ class CoachHint(QWidget):
         self._best: KeepOption | None = None
         self.goal = QLabel()
         self.goal.setStyleSheet("color: #555")
+        self.goal.setWordWrap(True)
         self.text = QLabel()
         self.text.setWordWrap(True)
         self.text.setStyleSheet("color: #1a5276")

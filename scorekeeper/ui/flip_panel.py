@@ -3,11 +3,12 @@ picked from the chart or typed as points, and a drawn Farkle card ends the turn.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from scorekeeper.game import PointsEntered
+from scorekeeper.game import Game, PointsEntered
 from scorekeeper.rules import Dice, FarkleError, RuleSet, score_roll
 from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.keyboard import PointsEntry
 from scorekeeper.ui.turn_panel import big, turn_headline, turn_notes
 
 CHART = (
@@ -25,6 +26,9 @@ CHART = (
     ("two triplets", "2 2 2 3 3 3"),
 )
 """The chart's combinations, each with cards that make it (scored by the rules in force)."""
+
+KINDS = ((4, "four"), (5, "five"), (6, "six"))
+"""Four, five and six of a kind: one button when every face scores alike, else one a face."""
 
 
 def chart(rules: RuleSet) -> list[tuple[str, int]]:
@@ -45,6 +49,25 @@ def chart(rules: RuleSet) -> list[tuple[str, int]]:
         if len(dice) == 6 and any(len(c.dice) < 6 for c in scored.option_for(dice).split):
             continue
         found.append((name, points))
+        if name == "three 6s":
+            found += _of_a_kind(rules)
+    return found
+
+
+def _of_a_kind(rules: RuleSet) -> list[tuple[str, int]]:
+    """Four, five and six of a kind on the chart, e.g. ``("four of a kind", 1000)``.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> _of_a_kind(load_rules("flip"))
+    [('four of a kind', 1000), ('five of a kind', 2000), ('six of a kind', 3000)]
+    """
+    found = []
+    for count, word in KINDS:
+        points = {face: rules.scoring.of_a_kind(face, count) for face in range(1, 7)}
+        if len(set(points.values())) == 1:
+            found += [(f"{word} of a kind", points[1])] if points[1] else []
+        else:
+            found += [(f"{word} {face}s", value) for face, value in points.items() if value]
     return found
 
 
@@ -57,16 +80,16 @@ class FlipPanel(QWidget):
         self.headline = big(QLabel(), 6)
         self.notes = big(QLabel(), 2)
         self.notes.setStyleSheet("color: #8a5a00")
+        self.headline.setWordWrap(True)
+        self.notes.setWordWrap(True)
         self.chart = QWidget()
         self.chart_layout = QGridLayout(self.chart)
         self.chart_buttons: list[QPushButton] = []
-        self.points = QSpinBox()
-        self.points.setRange(0, 10000)
-        self.points.setSingleStep(50)
-        self.add_points = QPushButton("Add points")
-        self.card_button = big(QPushButton("Farkle card drawn: the turn ends"), 3)
+        self.points = PointsEntry()
+        self.add_points = QPushButton("Add points (Enter)")
+        self.card_button = big(QPushButton("Farkle card drawn: the turn ends (F)"), 3)
         self.card_button.setStyleSheet("color: #b03a2e")
-        self.bank_button = big(QPushButton("Bank"), 4)
+        self.bank_button = big(QPushButton("Bank (B)"), 4)
         self.undo_button = QPushButton("Undo (Z)")
         self.redo_button = QPushButton("Redo (Y)")
         self.message = QLabel()
@@ -91,11 +114,13 @@ class FlipPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addStretch(1)
-        self.add_points.clicked.connect(lambda: self.enter(self.points.value(), "typed"))
-        self.card_button.clicked.connect(lambda: self.controller.act(lambda game: game.farkle()))
-        self.bank_button.clicked.connect(lambda: self.controller.act(lambda game: game.bank()))
-        self.undo_button.clicked.connect(lambda: self.controller.act(lambda game: game.undo()))
-        self.redo_button.clicked.connect(lambda: self.controller.act(lambda game: game.redo()))
+        self.add_points.clicked.connect(lambda: self.enter(self.points.value(), ""))
+        self.points.submitted.connect(lambda points: self.enter(points, ""))
+        self.points.command.connect(self.command)
+        self.card_button.clicked.connect(lambda: self.command("farkle"))
+        self.bank_button.clicked.connect(lambda: self.command("bank"))
+        self.undo_button.clicked.connect(lambda: self.command("undo"))
+        self.redo_button.clicked.connect(lambda: self.command("redo"))
         controller.changed.connect(self.refresh)
         controller.refused.connect(lambda text: self._say(f"Not allowed: {text}", "#b03a2e"))
         controller.notice.connect(lambda text: self._say(text, "#1e5631"))
@@ -106,9 +131,15 @@ class FlipPanel(QWidget):
         self.message.setStyleSheet(f"color: {colour}")
         self.message.setText(text)
 
+    def command(self, name: str) -> None:
+        """A step from a button or a key: bank, farkle (a Farkle card drawn), undo or redo."""
+        steps = {"bank": Game.bank, "farkle": Game.farkle, "undo": Game.undo, "redo": Game.redo}
+        self.controller.act(steps[name])
+
     def enter(self, points: int, note: str) -> None:
         if self.controller.take(PointsEntered(points, note)):
             self.points.setValue(0)
+            self.points.selectAll()
 
     def refresh(self) -> None:
         state = self.controller.state
@@ -135,7 +166,7 @@ class FlipPanel(QWidget):
         self.bank_button.setVisible(state.can_bank())
         total, bonus = state.bank_value()
         extra = f" + {bonus:,} for Farkle cards" if bonus else ""
-        self.bank_button.setText(f"Bank {total:,}{extra}")
+        self.bank_button.setText(f"Bank {total:,}{extra} (B)")
         game = self.controller.game
         self.undo_button.setEnabled(game is not None and game.can_undo)
         self.redo_button.setEnabled(game is not None and game.can_redo)

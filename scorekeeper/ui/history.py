@@ -135,7 +135,7 @@ class HistoryModel(QAbstractTableModel):
         turn = self.turns[index.row()]
         seat = self._controller.state.players if self._controller.state else ()
         after = turn.totals[[p.name for p in seat].index(turn.player)] if seat else 0
-        kept = list(turn.kept) + [f"{p:,} entered" for p in turn.entered]
+        kept = list(turn.kept) + list(turn.entries())
         penalty = f" (-{turn.penalty:,})" if turn.penalty else ""
         return (
             str(turn.number),

@@ -2,14 +2,16 @@
 
 Digits type a roll (or, with a roll on the table, the dice to keep); Enter takes
 them. ``c 3 5`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -`` says
-the 4 is not a die). B banks, F calls the Farkle, Z and Y undo and redo.
+the 4 is not a die). B banks, F calls the Farkle, Z and Y undo and redo, with or
+without Shift (or Ctrl). The card edition's points box takes the same keys, and
+Enter there adds the points.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRegularExpression, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QRegularExpressionValidator
-from PySide6.QtWidgets import QLineEdit, QWidget
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QRegularExpressionValidator
+from PySide6.QtWidgets import QLineEdit, QSpinBox, QWidget
 
 from scorekeeper.game import face_from_str
 from scorekeeper.rules import Dice, FarkleError
@@ -22,6 +24,33 @@ COMMAND_KEYS = {
     Qt.Key.Key_Y: "redo",
 }
 """Single keys and the step each one takes."""
+
+COMMAND_MODIFIERS = (
+    Qt.KeyboardModifier.NoModifier,
+    Qt.KeyboardModifier.ShiftModifier,
+    Qt.KeyboardModifier.ControlModifier,
+)
+"""The keys of :data:`COMMAND_KEYS` work alone, with Shift (caps) or with Ctrl."""
+
+
+def command_of(event: QKeyEvent) -> str | None:
+    """The step a key press stands for ("bank", "farkle", "undo", "redo"), or None.
+
+    >>> from PySide6.QtCore import QEvent
+    >>> command_of(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_B, Qt.KeyboardModifier.ShiftModifier, "B"))
+    'bank'
+    >>> command_of(QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_B, Qt.KeyboardModifier.AltModifier, ""))
+    """
+    key = Qt.Key(event.key())
+    modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    if key in COMMAND_KEYS and modifiers in COMMAND_MODIFIERS:
+        return COMMAND_KEYS[key]
+    return None
+
+
+def is_enter(event: QKeyEvent) -> bool:
+    """Whether the key is Return or the keypad's Enter."""
+    return Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
 
 class DiceEntry(QLineEdit):
@@ -41,13 +70,42 @@ class DiceEntry(QLineEdit):
         self.setFont(font)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = Qt.Key(event.key())
-        plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        if key in COMMAND_KEYS and (plain or event.modifiers() == Qt.KeyboardModifier.ControlModifier):
-            self.command.emit(COMMAND_KEYS[key])
+        command = command_of(event)
+        if command is not None:
+            self.command.emit(command)
             return
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+        if is_enter(event):
             self.submitted.emit(self.text())
+            return
+        super().keyPressEvent(event)
+
+
+class PointsEntry(QSpinBox):
+    """The card edition's points box: digits type points, Enter adds them, command keys are passed on."""
+
+    submitted = Signal(int)
+    """Enter was pressed with these points."""
+    command = Signal(str)
+    """A command key was pressed: "bank", "farkle", "undo" or "redo"."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRange(0, 10000)
+        self.setSingleStep(50)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        """Typing replaces what the box shows (the 0 it rests at), however the focus came."""
+        super().focusInEvent(event)
+        self.selectAll()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        command = command_of(event)
+        if command is not None:
+            self.command.emit(command)
+            return
+        if is_enter(event):
+            self.interpretText()
+            self.submitted.emit(self.value())
             return
         super().keyPressEvent(event)
 

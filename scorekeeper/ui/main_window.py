@@ -9,29 +9,36 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPlainTextEdit,
     QSplitter,
     QStackedWidget,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from scorekeeper.export import FORMATS, export_csv, export_html
-from scorekeeper.game.journal import read_journal, unfinished_games
+from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
+from scorekeeper.ui.keyboard import command_of, is_enter
 from scorekeeper.ui.new_game import NewGameDialog
 from scorekeeper.ui.pdf_export import export_pdf
+from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
 from scorekeeper.ui.turn_panel import TurnPanel, big
@@ -40,6 +47,11 @@ if TYPE_CHECKING:
     from scorekeeper.ui.worker import ReaderFactory, SourceOpener
 
 log = logging.getLogger(__name__)
+
+TYPED = frozenset("0123456789cC-, ")
+"""Characters of the typed line (dice, points, corrections) that reach it wherever the focus is."""
+TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
+"""Widgets that take typing themselves: keys pressed in them stay there."""
 
 
 @dataclass(frozen=True)
@@ -58,16 +70,6 @@ class WindowOptions:
     """A journal to go on with."""
     calibration: Path | None = None
     """A calibration profile to use instead of the last one saved."""
-
-
-def journal_summary(path: Path) -> str:
-    """Who is playing in a journal's game and the scores, for the resume question."""
-    try:
-        state = read_journal(path).game().state
-    except FarkleError as exc:
-        return f"{path.name} (damaged: {exc})"
-    scores = ", ".join(f"{p.name} {p.score:,}" for p in state.players)
-    return f"the game started {state.started_at.replace('T', ' at ')[:19]} ({scores})"
 
 
 class MainWindow(QMainWindow):
@@ -91,6 +93,7 @@ class MainWindow(QMainWindow):
         self.scoreboard = ScoreboardView(self.scoreboard_model)
         self.banner = big(QLabel(), 8)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.banner.setWordWrap(True)
         self.banner.hide()
         self.turn_panel = TurnPanel(controller)
         self.flip_panel = FlipPanel(controller)
@@ -126,6 +129,34 @@ class MainWindow(QMainWindow):
         controller.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.resize(1400, 900)
         self.refresh()
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def typing_target(self) -> QWidget:
+        """Where typed dice, points and command keys go: the current turn panel's line."""
+        return self.flip_panel.points if self.turns.currentWidget() is self.flip_panel else self.turn_panel.entry
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The keyboard does it all, whatever was clicked last: a key for the turn pressed while the
+        focus is on a button, the scoreboard, the history or the camera goes to the typing line."""
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and self._for_the_turn(watched, event):
+            target = self.typing_target()
+            target.setFocus(Qt.FocusReason.OtherFocusReason)
+            copy = QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(), event.isAutoRepeat(), event.count())
+            QApplication.sendEvent(target, copy)
+            return True
+        return super().eventFilter(watched, event)
+
+    def _for_the_turn(self, watched: QObject, event: QKeyEvent) -> bool:
+        if not isinstance(watched, QWidget) or watched.window() is not self or isinstance(watched, TEXT_INPUTS):
+            return False
+        focus = QApplication.focusWidget()
+        if watched is not (focus or self) or not self.typing_target().isEnabled():
+            return False
+        plain = not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+        typed = plain and (event.text() in TYPED and event.text() != "" or event.key() == Qt.Key.Key_Backspace)
+        return command_of(event) is not None or is_enter(event) or typed
 
     def _camera_pane(self) -> QWidget:
         try:
@@ -222,21 +253,17 @@ class MainWindow(QMainWindow):
         self.banner.show()
 
     def startup(self) -> None:
-        """On start: offer an unfinished game, else ask for a new one."""
-        found = unfinished_games(self.controller.home)
+        """On start: offer the unfinished games, else ask for a new one."""
+        found = unfinished_summaries(self.controller.home)
         if found:
-            box = QMessageBox(self)
-            box.setWindowTitle("Go on with a game?")
-            box.setText(f"There is an unfinished game: {journal_summary(found[0])}. Go on with it?")
-            resume = box.addButton("Resume it", QMessageBox.ButtonRole.AcceptRole)
-            aside = box.addButton("New game, set it aside", QMessageBox.ButtonRole.DestructiveRole)
-            box.addButton("New game, ask again next time", QMessageBox.ButtonRole.RejectRole)
-            box.exec()
-            if box.clickedButton() is resume:
-                self.resume(found[0])
+            dialog = ResumeDialog(found, on_start=True, parent=self)
+            dialog.exec()
+            chosen = dialog.chosen()
+            if dialog.choice is ResumeChoice.RESUME and chosen is not None:
+                self.resume(chosen)
                 return
-            if box.clickedButton() is aside:
-                self.controller.shelve(found[0])
+            if dialog.choice is ResumeChoice.SET_ASIDE and chosen is not None:
+                self.controller.shelve(chosen)
         self.new_game()
 
     def new_game(self) -> None:
@@ -249,10 +276,17 @@ class MainWindow(QMainWindow):
             self.controller.start(setup.rules, setup.players, setup.target)
 
     def choose_resume(self) -> None:
-        folder = self.controller.home / "games"
-        name, _ = QFileDialog.getOpenFileName(self, "Resume a game", str(folder), "Game journals (*.jsonl)")
-        if name:
-            self.resume(Path(name))
+        """Game > Resume a game: the unfinished games listed, or any journal picked by its file."""
+        dialog = ResumeDialog(unfinished_summaries(self.controller.home), on_start=False, parent=self)
+        dialog.exec()
+        chosen = dialog.chosen()
+        if dialog.choice is ResumeChoice.RESUME and chosen is not None:
+            self.resume(chosen)
+        elif dialog.choice is ResumeChoice.OTHER_FILE:
+            folder = self.controller.home / "games"
+            name, _ = QFileDialog.getOpenFileName(self, "Resume a game", str(folder), "Game journals (*.jsonl)")
+            if name:
+                self.resume(Path(name))
 
     def resume(self, path: Path) -> None:
         try:

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, html_text, score_sheet
 from scorekeeper.game import Event
+from scorekeeper.game.save import new_file_mode
 
 
 _started: list[QApplication] = []
@@ -41,6 +42,7 @@ def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | Non
     document = QTextDocument()
     document.setHtml(html_text(score_sheet(events, exported_at)))
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.fchmod(handle, new_file_mode())
     os.close(handle)
     try:
         writer = QPdfWriter(temporary)

@@ -9,6 +9,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTableView, QWidget
 
 from scorekeeper.game import GameState
+from scorekeeper.rules import GameKind
 from scorekeeper.ui.controller import GameController
 
 CURRENT = QColor("#fff2b3")
@@ -17,7 +18,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class ScoreboardModel(QAbstractTableModel):
-    """Name, banked score, on the board or not, Farkle streak and (card edition) Farkle cards."""
+    """Name, banked score, on the board or not, and the Farkle streak (dice) or the Farkle cards held (cards)."""
 
     def __init__(self, controller: GameController) -> None:
         super().__init__(controller)
@@ -32,7 +33,9 @@ class ScoreboardModel(QAbstractTableModel):
 
     def columns(self) -> list[str]:
         state = self._state
-        names = ["Player", "Score", "On the board", "Farkles in a row"]
+        names = ["Player", "Score", "On the board"]
+        if state is None or state.rules.kind is GameKind.DICE:
+            names.append("Farkles in a row")
         if state is not None and state.rules.turn.farkle_card_value:
             names.append("Farkle cards")
         return names
@@ -68,7 +71,7 @@ class ScoreboardModel(QAbstractTableModel):
             if player.on_board or not entry:
                 return "yes"
             return f"no: needs {entry:,} in one turn"
-        if column == 3:
+        if self.columns()[column] == "Farkles in a row":
             return str(player.farkle_streak) if player.farkle_streak else ""
         return str(player.farkle_cards) if player.farkle_cards else ""
 

@@ -27,7 +27,18 @@ from PySide6.QtWidgets import (
 
 from scorekeeper.coach import Policy, rules_key
 from scorekeeper.game import Event, GameStarted
-from scorekeeper.stats import HEADER, FairnessTest, coach_for, face_counts, fairness, saved_face_counts, stats_rows
+from scorekeeper.stats import (
+    EXPLAINED,
+    HEADER,
+    NOTE,
+    FairnessTest,
+    coach_for,
+    counted,
+    face_counts,
+    fairness,
+    saved_face_counts,
+    stats_rows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +80,7 @@ class PlayerStatsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return SHORT_HEADER[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return HEADER[section]
+            return f"{HEADER[section]}: {EXPLAINED[section]}" if EXPLAINED[section] else HEADER[section]
         return None
 
 
@@ -139,10 +150,9 @@ class StatsPanel(QWidget):
         self.table.setModel(self.model)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setToolTip(
-            "Average turn: points of the average banked turn. Banked per turn: Farkles included. "
-            "Left on the table: points the coach expected from rolling on, given up by banking."
-        )
+        self.explained = QLabel(NOTE)
+        self.explained.setWordWrap(True)
+        self.explained.setStyleSheet("color: #555")
         self.game_chart = FaceChart()
         self.game_result = QLabel()
         self.game_result.setWordWrap(True)
@@ -154,6 +164,7 @@ class StatsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Players"))
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.explained)
         layout.addWidget(QLabel("Dice faces read this game (after corrections)"))
         layout.addWidget(self.game_chart, 1)
         layout.addWidget(self.game_result)
@@ -215,7 +226,7 @@ class StatsPanel(QWidget):
         self.model.set_rows(stats_rows(self._events, self._coach()))
         result = self.game_fairness()
         self.game_chart.set_result(result)
-        self.game_result.setText(str(result))
+        self.game_result.setText(f"{result}\n{counted(self._events)}")
 
     def _coach(self) -> Policy | None:
         started = self._events[0]

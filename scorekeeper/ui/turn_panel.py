@@ -41,6 +41,18 @@ def turn_headline(state: GameState) -> str:
     return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
 
 
+def correction_text(was: int | None, now: int | None, state: GameState) -> str:
+    """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
+    if was is None:
+        what = f"Added the missed {now}"
+    elif now is None:
+        what = f"Took out the {was}: not a die"
+    else:
+        what = f"Corrected: the {was} is a {now}"
+    roll = state.turn.roll if state.turn is not None else None
+    return what + (f". The roll is now {roll}." if roll is not None else ".")
+
+
 def turn_notes(state: GameState) -> str:
     """Entry minimum, last lap and play-off, as the table needs to hear them."""
     notes = []
@@ -89,7 +101,9 @@ class TurnPanel(QWidget):
             big(button, 4)
         self.entry = DiceEntry()
         self.message = big(QLabel(), 1, bold=False)
-        self.message.setWordWrap(True)
+        # Labels wrap rather than widen the window as their text grows.
+        for label in (self.headline, self.notes, self.missing, self.roll_hint, self.message):
+            label.setWordWrap(True)
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.farkle_button)
@@ -161,6 +175,8 @@ class TurnPanel(QWidget):
             if text[0] in "cC":
                 was, now = parse_correction(text)
                 done = self.controller.take(DieCorrected(was, now))
+                if done and self.controller.state is not None:
+                    self.show_notice(correction_text(was, now, self.controller.state))
             elif state.phase is Phase.TO_KEEP:
                 done = self.controller.take(Kept(parse_dice(text)))
             else:
@@ -212,8 +228,9 @@ class TurnPanel(QWidget):
         self.farkle_button.setVisible(farkle and not missing)
         if scored is not None:
             for number, option in enumerate(scored.options[:MAX_KEEP_BUTTONS]):
-                button = QPushButton(f"Keep {option.keep}: {option.points:,}")
-                big(button, 3 if number == 0 else 1, bold=number == 0)
+                wins = option is scored.winning_keep
+                button = QPushButton(f"Keep {option.keep}: {'WINS THE GAME' if wins else f'{option.points:,}'}")
+                big(button, 3 if option is scored.best else 1, bold=option is scored.best)
                 button.setToolTip(" + ".join(str(c) for c in option.split))
                 button.setProperty("keep", str(option.keep))
                 button.clicked.connect(lambda _=False, chosen=option: self.choose(chosen))
