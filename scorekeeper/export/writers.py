@@ -14,6 +14,8 @@ from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, score_sheet
 from scorekeeper.game import Event
+from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
+from scorekeeper.game.save import FORMAT as SAVE_FORMAT
 from scorekeeper.game.save import write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
@@ -159,7 +161,22 @@ def html_text(sheet: ScoreSheet) -> str:
     return "\n".join(parts) + "\n"
 
 
+def refuse_game_file(path: Path) -> None:
+    """Refuse to write a score sheet over a game: a journal or a saved game (the one exported or any other)."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(4096)
+    except OSError:
+        return
+    if JOURNAL_FORMAT.encode() in head or SAVE_FORMAT.encode() in head:
+        raise ExportError(
+            f"{path}: this file holds a game (a journal or a saved game), and a score sheet never replaces one; "
+            "choose another file name for the sheet"
+        )
+
+
 def _write(path: str | Path, text: str) -> None:
+    refuse_game_file(Path(path))
     try:
         write_atomically(Path(path), text)
     except OSError as exc:

@@ -8,6 +8,7 @@ naming the file and leaves it untouched.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
@@ -17,6 +18,8 @@ from typing import Any
 from scorekeeper.game.events import event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
 from scorekeeper.rules import FarkleError
+from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
+from scorekeeper.safe_input import parse_json, read_text
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -54,8 +57,13 @@ def game_from_json(document: Any, where: str) -> Game:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half."""
+    """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half.
+
+    Temporary files of ``path`` that a killed earlier write left behind are removed first.
+    """
     path = Path(path)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -69,7 +77,14 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def save_game(game: Game, path: str | Path) -> None:
-    """Write the game to ``path`` as JSON."""
+    """Write the game to ``path`` as JSON; a window's journal there is never written over."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(4096)
+    except OSError:
+        head = b""
+    if JOURNAL_FORMAT.encode() in head:
+        raise SaveFileError(f"{path}: this is the window's game journal; save to another file name")
     try:
         write_atomically(Path(path), json.dumps(game_to_json(game), indent=1) + "\n")
     except OSError as exc:
@@ -78,14 +93,11 @@ def save_game(game: Game, path: str | Path) -> None:
 
 def load_game(path: str | Path) -> Game:
     """Read a game saved by :func:`save_game`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveFileError(f"{path}: no such saved game") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path}: cannot read the saved game: {exc}") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"{path}: damaged: not valid JSON at line {exc.lineno}, column {exc.colno}") from None
+    text = read_text(path, "saved game", SaveFileError)
+    if text.startswith("{") and JOURNAL_FORMAT in text.partition("\n")[0]:
+        raise SaveFileError(
+            f"{path}: this is the window's game journal, not a saved game; "
+            f"go on with it in the window: scorekeeper --resume {path}"
+        )
+    document = parse_json(text, f"{path}: damaged", SaveFileError)
     return game_from_json(document, str(path))

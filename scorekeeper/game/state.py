@@ -35,8 +35,12 @@ from scorekeeper.rules import (
     Ties,
     score_roll,
 )
+from scorekeeper.rules.loading import MAX_POINTS
+from scorekeeper.safe_input import quote
 
 ALL_DICE = 6
+MAX_NAME_LENGTH = 40
+"""The longest player name taken, typed or read from a file (a scoreboard shows about 12 characters)."""
 
 
 class Phase(enum.Enum):
@@ -273,6 +277,10 @@ def _set_player(state: GameState, seat: int, player: PlayerState) -> tuple[Playe
 
 def _add_player(state: GameState, action: PlayerAdded) -> GameState:
     name = action.name.strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise IllegalAction(
+            f"add player {quote(name)}: a name of {len(name):,} characters is too long (at most {MAX_NAME_LENGTH})"
+        )
     if state.over:
         raise GameOver(f"add player {name!r}: the game is over")
     if not name:
@@ -352,6 +360,8 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
         raise IllegalAction(f"{what}: the roll {turn.roll} is on the table; keep dice from it first")
     if action.points <= 0 or action.points % 50:
         raise IllegalAction(f"{what}: points must be above 0 and a multiple of 50, as every Farkle score is")
+    if action.points > MAX_POINTS:
+        raise IllegalAction(f"{what}: at most {MAX_POINTS:,} points can be entered at once")
     return replace(state, turn=replace(turn, total=turn.total + action.points, entered=(*turn.entered, action.points)))
 
 
