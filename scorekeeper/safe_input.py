@@ -11,7 +11,7 @@ short piece of the bad input. Nothing here writes anything.
 >>> parse_json("[" * 100 + "]" * 100, "f.json")
 Traceback (most recent call last):
 ...
-scorekeeper.safe_input.InputFileError: f.json: nested more than 32 deep at line 1; not a file this program wrote
+scorekeeper.safe_input.InputFileError: f.json:1: nested more than 32 deep; not a file this program wrote
 >>> parse_json('{"points": ' + "9" * 50 + "}", "f.json", line=3)
 Traceback (most recent call last):
 ...
@@ -132,7 +132,7 @@ def check_depth(text: str, where: str, error: type[ValueError] = InputFileError,
             depth += 1
             if depth > MAX_DEPTH:
                 at = line if line is not None else number
-                raise error(f"{where}: nested more than {MAX_DEPTH} deep at line {at}; not a file this program wrote")
+                raise error(f"{where}:{at}: nested more than {MAX_DEPTH} deep; not a file this program wrote")
         elif kind in "]}":
             depth -= 1
 

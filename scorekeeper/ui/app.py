@@ -36,7 +36,8 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     window = MainWindow(controller, options)
     window.show()
     if options.resume is not None:
-        window.resume(options.resume)
+        resume = options.resume
+        QTimer.singleShot(0, lambda: window.resume(resume))
     elif options.players or screenshot is not None:
         controller.start(options.rules or load_rules("retail"), options.players or SCREENSHOT_PLAYERS, options.target)
     else:
@@ -44,9 +45,11 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     if screenshot is not None:
 
         def shoot() -> None:
-            window.grab().save(str(screenshot.path))
+            saved = window.grab().save(str(screenshot.path))
+            if not saved:
+                print(f"scorekeeper: cannot save the screenshot to {screenshot.path}", file=sys.stderr)
             window.close()
-            app.quit()
+            app.exit(0 if saved else 2)
 
         QTimer.singleShot(int(screenshot.after * 1000), shoot)
     status = app.exec()
