@@ -10,6 +10,7 @@ misread, a die left unlabelled), and ``apply_label_fixes`` puts them right.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import quote, read_text
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.images import MAX_PIXELS, header_size
 from scorekeeper.vision.processing import box_iou
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -43,6 +46,7 @@ class LabelledImage:
 
     def load(self) -> NDArray[np.uint8]:
         """The image as BGR uint8."""
+        _image_size(self.path)
         image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
         if image is None:
             raise DatasetError(f"cannot read image {self.path}")
@@ -63,9 +67,14 @@ def parse_yolo_labels(text: str, width: int, height: int, source: str = "labels"
         try:
             cls, cx, cy, w, h = int(parts[0]), *(float(p) for p in parts[1:5])
         except (ValueError, TypeError):
-            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h', got {line!r}") from None
+            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h', got {quote(line)}") from None
         if len(parts) != 5 or not 0 <= cls <= 5:
-            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h' with class 0-5 (pips - 1), got {line!r}")
+            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h' with class 0-5 (pips - 1), got {quote(line)}")
+        if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
+            raise DatasetError(
+                f"{source}:{number}: centre and size must be fractions of the image (centre 0-1, size above 0 "
+                f"up to 1), got {quote(line)}"
+            )
         boxes.append([(cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height])
         values.append(cls + 1)
     if not boxes:
@@ -84,11 +93,8 @@ def format_yolo_labels(labels: Detections, width: int, height: int) -> str:
 
 def read_split(path: Path) -> dict[str, str]:
     """``stem -> split name`` from a ``stem,split`` CSV file."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as exc:
-        raise DatasetError(f"cannot read split file {path}: {exc.strerror}") from None
+    text = read_text(path, "split file", DatasetError, limit=50_000_000)
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
     if rows and not {"stem", "split"} <= set(rows[0]):
         raise DatasetError(f"split file {path} needs the columns 'stem,split', got {','.join(rows[0])}")
     return {row["stem"]: row["split"] for row in rows}
@@ -114,17 +120,27 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
     result = []
     for stem, path in stems.items():
         label_path = labels_dir / f"{stem}.txt"
-        text = label_path.read_text(encoding="utf-8") if label_path.exists() else ""
+        text = read_text(label_path, "label file", DatasetError, limit=10_000_000) if label_path.exists() else ""
         height, width = _image_size(path)
         result.append(LabelledImage(path, parse_yolo_labels(text, width, height, str(label_path))))
     return result
 
 
 def _image_size(path: Path) -> tuple[int, int]:
-    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if image is None:
-        raise DatasetError(f"cannot read image {path}")
-    return int(image.shape[0]), int(image.shape[1])
+    """Height and width of an image file, from its header where it has one; refuses giant images."""
+    try:
+        with path.open("rb") as stream:
+            size = header_size(stream.read(1 << 20))
+    except OSError as exc:
+        raise DatasetError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    if size is None:
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise DatasetError(f"cannot read image {path}")
+        return int(image.shape[0]), int(image.shape[1])
+    if size[0] * size[1] > MAX_PIXELS:
+        raise DatasetError(f"{path}: image too big: {size[0]}x{size[1]} px; at most {MAX_PIXELS // 1_000_000} M pixels")
+    return size[1], size[0]
 
 
 def iter_images(items: list[LabelledImage]) -> Iterator[tuple[LabelledImage, NDArray[np.uint8]]]:
