@@ -50,7 +50,15 @@ def quote(value: object, limit: int = MAX_QUOTE) -> str:
     >>> quote("1" * 1000)
     "'11111111111111111111111111111111111111111111111111111111111111111111111111111... (1,002 characters)"
     """
-    text = repr(value)
+    return shorten(repr(value), limit)
+
+
+def shorten(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was.
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxxxxx... (100 characters)'
+    """
     if len(text) <= limit:
         return text
     return f"{text[: limit - 1]}... ({len(text):,} characters)"

@@ -332,7 +332,7 @@ def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
     """The error for a journal that holds no game: only its first line, or damaged before the first event."""
     if damage is None:
         return JournalError(f"{path}: the journal holds no game yet (only its first line); start a new game instead")
-    return JournalError(f"{path}: no game could be read from the journal ({damage})")
+    return JournalError(f"{path}: no game could be read from the journal: it breaks at line {damage.line} ({damage.reason})")
 
 
 def open_journal(path: str | Path) -> Recovered:

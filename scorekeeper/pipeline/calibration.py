@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import parse_json, parse_toml, read_text
+from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 
 FORMAT = 1
@@ -147,7 +147,7 @@ def profile_from_table(table: Mapping[str, Any]) -> CalibrationProfile:
     known = {f.name for f in fields(CalibrationProfile)} | {"format"}
     unknown = sorted(set(table) - known)
     if unknown:
-        raise CalibrationError(f"unknown key(s) {', '.join(unknown)}; a profile has {', '.join(sorted(known))}")
+        raise CalibrationError(f"unknown key(s) {shorten(', '.join(unknown))}; a profile has {', '.join(sorted(known))}")
     version = table.get("format", FORMAT)
     if version != FORMAT:
         raise CalibrationError(f"profile format {version!r} is not supported; this program reads format {FORMAT}")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules.errors import RuleFileError
-from scorekeeper.safe_input import parse_toml, quote, read_text
+from scorekeeper.safe_input import parse_toml, quote, read_text, shorten
 from scorekeeper.rules.ruleset import EndRules, GameKind, KindValue, RuleSet, Scoring, TurnRules
 
 Table = dict[str, Any]
@@ -164,7 +164,7 @@ def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
     unknown = sorted(set(table) - set(names))
     if unknown:
         raise RuleFileError(
-            f"{where}: unknown field [{section}] {unknown[0]}; allowed fields: {', '.join(names)}"
+            f"{where}: unknown field [{section}] {shorten(unknown[0])}; allowed fields: {', '.join(names)}"
         )
     missing = [name for name in names if name not in table]
     if missing:
@@ -198,7 +198,7 @@ def rules_from_table(table: Table, name: str, where: str) -> RuleSet:
     extra = sorted(set(table) - set(SECTIONS) - set(_TOP_FIELDS) - {"name", "base"})
     if extra:
         allowed = ", ".join(("base", *_TOP_FIELDS, *(f"[{s}]" for s in SECTIONS)))
-        raise RuleFileError(f"{where}: unknown field {extra[0]}; allowed at the top: {allowed}")
+        raise RuleFileError(f"{where}: unknown field {shorten(extra[0])}; allowed at the top: {allowed}")
     for section in SECTIONS:
         if not isinstance(table.get(section), dict):
             raise RuleFileError(f"{where}: missing the [{section}] table")

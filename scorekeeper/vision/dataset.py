@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import quote, read_text
+from scorekeeper.safe_input import quote, read_text, shorten
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.images import MAX_PIXELS, header_size
 from scorekeeper.vision.processing import box_iou
@@ -94,10 +94,20 @@ def format_yolo_labels(labels: Detections, width: int, height: int) -> str:
 def read_split(path: Path) -> dict[str, str]:
     """``stem -> split name`` from a ``stem,split`` CSV file."""
     text = read_text(path, "split file", DatasetError, limit=50_000_000)
-    rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    if rows and not {"stem", "split"} <= set(rows[0]):
-        raise DatasetError(f"split file {path} needs the columns 'stem,split', got {','.join(rows[0])}")
-    return {row["stem"]: row["split"] for row in rows}
+    reader = csv.reader(io.StringIO(text, newline=""))
+    table: dict[str, str] = {}
+    try:
+        header = next(reader, [])
+        if not {"stem", "split"} <= set(header):
+            raise DatasetError(f"split file {path} needs the columns 'stem,split', got {shorten(','.join(header))}")
+        stem, split = header.index("stem"), header.index("split")
+        for row in reader:
+            if len(row) != len(header):
+                raise DatasetError(f"{path}:{reader.line_num}: expected {len(header)} values, got {quote(row)}")
+            table[row[stem]] = row[split]
+    except csv.Error as exc:
+        raise DatasetError(f"{path}:{reader.line_num}: not a CSV line ({exc})") from None
+    return table
 
 
 def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None = None) -> list[LabelledImage]:
@@ -115,7 +125,9 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
         table = read_split(split_csv or folder / "split.csv")
         unknown = sorted(set(table.values()))
         if split not in unknown:
-            raise DatasetError(f"split {split!r} not in {split_csv or folder / 'split.csv'}; it has {', '.join(unknown)}")
+            raise DatasetError(
+                f"split {quote(split)} not in {split_csv or folder / 'split.csv'}; it has {shorten(', '.join(unknown)) or 'none'}"
+            )
         stems = {stem: path for stem, path in stems.items() if table.get(stem) == split}
     result = []
     for stem, path in stems.items():
