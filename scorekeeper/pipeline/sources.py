@@ -260,7 +260,8 @@ class VideoSource(BaseSource):
 
 
 def _natural_key(path: Path) -> list[Any]:
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+    # a run of digits sorts by its value, compared as (length, digits) so that no name is too long for int()
+    return [(len(part.lstrip("0")), part.lstrip("0")) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
 class ImageFolderSource(BaseSource):
