@@ -27,7 +27,14 @@ from journal_player import PLAYERS, next_step  # noqa: E402
 from scorekeeper.cli import main  # noqa: E402
 from scorekeeper.cli.play import Session, prompt  # noqa: E402
 from scorekeeper.game import Game, event_to_dict, load_game  # noqa: E402
-from scorekeeper.game.journal import Journal, open_journal, unfinished_games  # noqa: E402
+from scorekeeper.game.journal import (  # noqa: E402
+    STALE_SECONDS,
+    Journal,
+    JournalError,
+    open_journal,
+    read_journal,
+    unfinished_games,
+)
 from scorekeeper.rules import load_rules  # noqa: E402
 
 STARTED_AT = "2026-01-01T20:00:00+00:00"
@@ -58,12 +65,12 @@ def fork(child: Callable[[], int], stdin: bytes) -> tuple[int, int]:
     return pid, out_read
 
 
-def kill_and_read(pid: int, out: int, delay: float | None) -> tuple[bool, str]:
-    """Kill the child after ``delay`` seconds unless it ended (None: let it end); whether it was
-    killed, and what it printed."""
+def kill_and_read(pid: int, out: int, after: float | None) -> tuple[bool, str]:
+    """Kill the child ``after`` seconds unless it ended (None: let it end); whether it was killed,
+    and what it printed."""
     killed = reaped = False
-    if delay is not None:
-        time.sleep(delay)
+    if after is not None:
+        time.sleep(after)
         reaped = os.waitpid(pid, os.WNOHANG) != (0, 0)
         if not reaped:
             os.kill(pid, signal.SIGKILL)
@@ -75,6 +82,11 @@ def kill_and_read(pid: int, out: int, delay: float | None) -> tuple[bool, str]:
     if not reaped:
         os.waitpid(pid, 0)
     return killed, b"".join(chunks).decode("utf-8", "replace")
+
+
+def delay(rng: random.Random) -> float:
+    """When to kill: often during start-up and the first writes, mostly later, mid-game."""
+    return rng.uniform(0.0, 0.02) if rng.random() < 0.3 else rng.uniform(0.02, 0.15)
 
 
 def play_commands(seed: int) -> tuple[list[str], list[list[dict[str, object]]], set[str]]:
@@ -121,10 +133,12 @@ def soak_play(folder: Path, kills_wanted: int, rng: random.Random) -> dict[str, 
             before = set(folder.glob(f".{save.name}.*.tmp"))
             stdin = "".join(line + "\n" for line in commands[consumed:]) + "q\n"
             pid, out = fork(lambda: main(argv), stdin.encode())
-            killed, printed = kill_and_read(pid, out, rng.uniform(0.0, 0.08))
+            killed, printed = kill_and_read(pid, out, delay(rng))
             shown = max(0, sum(line in prompts for line in printed.splitlines()) - 1)
             if not save.exists() and not printed:
                 counts["play_kills"] += killed
+                if counts["play_kills"] >= kills_wanted:
+                    break
                 continue
             try:
                 on_disk = [event_to_dict(event) for event in load_game(save).events]
@@ -144,10 +158,20 @@ def soak_play(folder: Path, kills_wanted: int, rng: random.Random) -> dict[str, 
             counts["play_kills"] += 1
             if counts["play_kills"] >= kills_wanted:
                 break
-    pid, out = fork(lambda: main(["play", "--resume", str(save)]), b"q\n")
-    kill_and_read(pid, out, None)
+    if save.exists():
+        pid, out = fork(lambda: main(["play", "--resume", str(save)]), b"q\n")
+        kill_and_read(pid, out, None)
     counts["stray_after_start"] += len([p for p in folder.iterdir() if p.name.startswith(".")])
     return counts
+
+
+def holds_no_game(path: Path) -> bool:
+    """Whether ``path`` is a journal with no game in it: no byte, or the format line alone."""
+    try:
+        contents = read_journal(path)
+    except JournalError:
+        return path.stat().st_size == 0
+    return not contents.events and contents.damage is None
 
 
 def journal_child(path: Path) -> Callable[[], int]:
@@ -179,7 +203,7 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
     """The journal writer, and its recovery from a torn last line: after each kill the next start
     (the games listed, then the game opened) holds every event shown, keeps each damaged file
     once, and leaves no file of a recovery cut off."""
-    counts = {"journal_kills": 0, "journal_events_shown": 0, "journal_events_lost": 0, "damaged_lines_written": 0, "kills_inside_recovery": 0, "hidden_games": 0, "stray_after_start": 0}
+    counts = {"journal_kills": 0, "journal_events_shown": 0, "journal_events_lost": 0, "damaged_lines_written": 0, "kills_inside_recovery": 0, "killed_before_the_first_event": 0, "hidden_games": 0, "stray_after_start": 0}
     home = folder / "home"
     games = home / "games"
     games.mkdir(parents=True)
@@ -187,21 +211,36 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
     known: list[dict[str, object]] = []
     damaged = 0
     while counts["journal_kills"] < kills_wanted:
-        delay = rng.uniform(0.0, 0.05)
+        wait = delay(rng)
         if path.exists() and rng.random() < 0.3:
-            delay = rng.uniform(0.0, 0.008)  # aimed at the recovery the child starts with
+            wait = rng.uniform(0.0, 0.008)  # aimed at the recovery the child starts with
             with open(path, "ab") as stream:
                 stream.write(b'{"type":"rolled","dice":[1,')
             counts["damaged_lines_written"] += 1
             damaged += 1
         pid, out = fork(journal_child(path), b"")
-        killed, printed = kill_and_read(pid, out, delay)
+        killed, printed = kill_and_read(pid, out, wait)
         lines = printed.splitlines()
         if lines and not printed.endswith("\n"):
             lines.pop()
         shown = known + [json.loads(line) for line in lines]
         linked = any(os.path.samefile(aside, path) for aside in games.glob(f"{path.stem}.damaged-*.jsonl"))
         counts["kills_inside_recovery"] += killed and (linked or path.with_name(f".{path.name}.recovering").exists())
+        if not path.exists():  # killed before the journal was made: nothing shown, nothing to find
+            counts["journal_events_lost"] += len(shown)
+            counts["journal_kills"] += killed
+            continue
+        if holds_no_game(path):
+            # killed between creating the journal and writing the game's start: nothing was shown,
+            # and once it has stayed empty a while, start-up removes it
+            counts["journal_events_lost"] += len(shown)
+            os.utime(path, (time.time() - STALE_SECONDS - 1,) * 2)
+            unfinished_games(home)
+            counts["stray_after_start"] += path.exists()
+            counts["journal_kills"] += killed
+            counts["killed_before_the_first_event"] += 1
+            path.unlink(missing_ok=True)
+            continue
         listed = unfinished_games(home)
         recovered = open_journal(path)
         recovered.journal.close()
@@ -214,8 +253,11 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
         if path not in listed and not recovered.game.state.over:
             counts["hidden_games"] += 1
         known = on_disk
-        if not killed:
-            path = games / f"game{counts['journal_kills']}-next.jsonl"
+        if not killed:  # the game ended: put it and its damaged copies away, and start the next
+            done = folder / "done" / path.stem
+            done.mkdir(parents=True)
+            for finished in games.glob(f"{path.stem}.*"):
+                finished.rename(done / finished.name)
             known = []
             damaged = 0
             continue

@@ -37,6 +37,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -64,6 +65,9 @@ VERSION = 1
 """The journal format this program writes, and the newest it reads."""
 SUFFIX = ".jsonl"
 """File name ending of journals in the games folder."""
+STALE_SECONDS = 60.0
+"""How long a journal may hold no game before start-up removes it: a window writes the game's
+first event right after creating the journal, so one that stays empty was left by a kill."""
 REBUILT = "rebuilt"
 SHELVED = "shelved"
 
@@ -388,6 +392,18 @@ def finish_interrupted(folder: Path) -> None:
     _sync_folder(folder)
 
 
+def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
+    """Remove a journal that a start killed before the game's first event left holding nothing
+    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS`."""
+    try:
+        size, changed = path.stat().st_size, path.stat().st_mtime
+    except OSError:
+        return
+    empty = size == 0 if contents is None else contents.damage is None and not contents.events
+    if empty and time.time() - changed > STALE_SECONDS:
+        path.unlink(missing_ok=True)
+
+
 def games_folder(home: Path) -> Path:
     """Where the journals of a scorekeeper home folder live."""
     return home / "games"
@@ -418,8 +434,12 @@ def unfinished_games(home: Path) -> list[Path]:
         try:
             contents = read_journal(path)
         except JournalError:
+            _drop_if_left_empty(path, None)
             continue
-        if contents.shelved or not contents.events:
+        if not contents.events:
+            _drop_if_left_empty(path, contents)
+            continue
+        if contents.shelved:
             continue
         try:
             if contents.game().state.over:
