@@ -320,7 +320,8 @@ def test_a_huge_player_name_is_refused_typed_and_read_from_a_file(tmp_path: Path
     "line",
     ["[turn]\nentry_minimum = 100000000", '[scoring]\nfour_of_a_kind = "triple x99999999999999999999"',
      "[scoring]\nstraight = 1000000", "[turn]\nfarkle_penalty_streak = 1000", "[scoring]\none = " + BIG_NUMBER,
-     "[end]\ntarget = 5000\n[turn]\nentry_minimum = 10000", "a = " + "[" * 5000 + "]" * 5000],
+     "[end]\ntarget = 5000\n[turn]\nentry_minimum = 10000", "a = " + "[" * 5000 + "]" * 5000,
+     "[end]\ntarget = 1000050", 'title = "' + "T" * 50_000 + '"'],
 )
 def test_a_rules_file_with_values_no_game_can_use_is_refused(tmp_path: Path, line: str) -> None:
     path = tmp_path / "ours.toml"

@@ -43,8 +43,13 @@ COUNT = "count"
 """Marks the whole-number fields that count things rather than points."""
 _COUNT_FIELDS = {"farkle_penalty_streak", "short_targets_min_players"}
 MAX_POINTS = 100_000
-"""The most points any rule value may be: ten times the usual target of 10,000, far above any rule
-text, and small enough for the coach to solve (a larger entry minimum made it run for minutes)."""
+"""The most points any rule value but the target may be: ten times the usual target of 10,000, far
+above any rule text, and small enough for the coach to solve (a larger entry minimum made it run
+for minutes)."""
+MAX_TARGET = 1_000_000
+"""The highest target (and short target) a game may be played to."""
+MAX_TEXT = 200
+"""The longest title or name of a rule set."""
 MAX_COUNT = 100
 """The most a counting field (Farkles in a row, players) may be."""
 MAX_TRIPLE_TIMES = 64
@@ -97,15 +102,15 @@ def _merge(base: Table, changes: Mapping[str, Any]) -> Table:
     return merged
 
 
-def _allowed(hint: Any) -> str:
+def _allowed(hint: Any, limit: int = MAX_POINTS) -> str:
     if hint is bool:
         return "true or false"
     if hint is int:
-        return f"a whole number of points >= 0, a multiple of 50, at most {MAX_POINTS:,}"
+        return f"a whole number of points >= 0, a multiple of 50, at most {limit:,}"
     if hint == COUNT:
         return f"a whole number >= 1, at most {MAX_COUNT}"
     if hint is str:
-        return "text"
+        return f"text of at most {MAX_TEXT} characters"
     if hint is KindValue:
         return (
             f'points such as 1000 (a multiple of 50, at most {MAX_POINTS:,}), "triple xN" (N times the three '
@@ -113,18 +118,18 @@ def _allowed(hint: Any) -> str:
         )
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return "one of " + ", ".join(repr(member.value) for member in hint)
-    return "a list of whole numbers of points, multiples of 50"
+    return f"a list of whole numbers of points, multiples of 50, at most {limit:,}"
 
 
-def _convert(value: Any, hint: Any, where: str) -> Any:
-    """Turn one TOML value into the field's type, or say what is allowed."""
-    bad = RuleFileError(f"{where} = {quote(value)}: expected {_allowed(hint)}")
+def _convert(value: Any, hint: Any, where: str, limit: int = MAX_POINTS) -> Any:
+    """Turn one TOML value into the field's type (points at most ``limit``), or say what is allowed."""
+    bad = RuleFileError(f"{where} = {quote(value)}: expected {_allowed(hint, limit)}")
     if hint is bool:
         if not isinstance(value, bool):
             raise bad
         return value
     if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_POINTS or value % 50:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit or value % 50:
             raise bad
         return value
     if hint == COUNT:
@@ -132,7 +137,7 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
             raise bad
         return value
     if hint is str:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise bad
         return value
     if hint is KindValue:
@@ -154,7 +159,7 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
             raise bad from None
     if not isinstance(value, list):
         raise bad
-    return tuple(_convert(item, int, where) for item in value)
+    return tuple(_convert(item, int, where, limit) for item in value)
 
 
 def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
@@ -169,7 +174,12 @@ def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
     missing = [name for name in names if name not in table]
     if missing:
         raise RuleFileError(f"{where}: [{section}] is missing {', '.join(missing)}")
-    return cls(**{name: _convert(table[name], hints[name], f"{where}: [{section}] {name}") for name in names})
+    return cls(
+        **{
+            name: _convert(table[name], hints[name], f"{where}: [{section}] {name}", MAX_TARGET if section == "end" else MAX_POINTS)
+            for name in names
+        }
+    )
 
 
 def _check(rules: RuleSet, where: str) -> None:
@@ -195,6 +205,8 @@ def rules_from_table(table: Table, name: str, where: str) -> RuleSet:
     >>> rules_from_table(rules_to_table(rules), "retail", "round trip") == rules
     True
     """
+    if len(name) > MAX_TEXT:
+        raise RuleFileError(f"{where}: the name {quote(name)} is longer than {MAX_TEXT} characters")
     extra = sorted(set(table) - set(SECTIONS) - set(_TOP_FIELDS) - {"name", "base"})
     if extra:
         allowed = ", ".join(("base", *_TOP_FIELDS, *(f"[{s}]" for s in SECTIONS)))
