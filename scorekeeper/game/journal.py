@@ -422,7 +422,11 @@ def new_journal_path(home: Path) -> Path:
 
 
 def unfinished_games(home: Path) -> list[Path]:
-    """Journals of games not over and not shelved, newest first (damaged ones included)."""
+    """Journals of games not over and not shelved, newest first (damaged ones included).
+
+    As the window's start-up, it also tidies the folder: it finishes or drops what a killed
+    recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
+    """
     folder = games_folder(home)
     if not folder.is_dir():
         return []
