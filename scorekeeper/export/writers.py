@@ -14,9 +14,7 @@ from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, score_sheet
 from scorekeeper.game import Event
-from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
-from scorekeeper.game.save import FORMAT as SAVE_FORMAT
-from scorekeeper.game.save import write_atomically
+from scorekeeper.game.save import game_file_kind, write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
 
@@ -163,14 +161,10 @@ def html_text(sheet: ScoreSheet) -> str:
 
 def refuse_game_file(path: Path) -> None:
     """Refuse to write a score sheet over a game: a journal or a saved game (the one exported or any other)."""
-    try:
-        with path.open("rb") as stream:
-            head = stream.read(4096)
-    except OSError:
-        return
-    if JOURNAL_FORMAT.encode() in head or SAVE_FORMAT.encode() in head:
+    kind = game_file_kind(path)
+    if kind is not None:
         raise ExportError(
-            f"{path}: this file holds a game (a journal or a saved game), and a score sheet never replaces one; "
+            f"{path}: this file holds a game (a {kind}), and a score sheet never replaces one; "
             "choose another file name for the sheet"
         )
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from scorekeeper.game.events import event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
-from scorekeeper.rules import FarkleError
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
+from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_text
 
 FORMAT = "scorekeeper-game"
@@ -76,14 +76,22 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def save_game(game: Game, path: str | Path) -> None:
-    """Write the game to ``path`` as JSON; a window's journal there is never written over."""
+def game_file_kind(path: str | Path) -> str | None:
+    """``"journal"`` or ``"saved game"`` when the file at ``path`` holds one (its first 4 KB name
+    the format), else None (no such file, or something else)."""
     try:
         with open(path, "rb") as stream:
             head = stream.read(4096)
     except OSError:
-        head = b""
+        return None
     if JOURNAL_FORMAT.encode() in head:
+        return "journal"
+    return "saved game" if FORMAT.encode() in head else None
+
+
+def save_game(game: Game, path: str | Path) -> None:
+    """Write the game to ``path`` as JSON; a window's journal there is never written over."""
+    if game_file_kind(path) == "journal":
         raise SaveFileError(f"{path}: this is the window's game journal; save to another file name")
     try:
         write_atomically(Path(path), json.dumps(game_to_json(game), indent=1) + "\n")
