@@ -102,6 +102,8 @@ def read_split(path: Path) -> dict[str, str]:
             raise DatasetError(f"split file {path} needs the columns 'stem,split', got {shorten(','.join(header))}")
         stem, split = header.index("stem"), header.index("split")
         for row in reader:
+            if not row:
+                continue
             if len(row) != len(header):
                 raise DatasetError(f"{path}:{reader.line_num}: expected {len(header)} values, got {quote(row)}")
             table[row[stem]] = row[split]
