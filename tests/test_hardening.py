@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -314,6 +315,18 @@ def test_a_huge_player_name_is_refused_typed_and_read_from_a_file(tmp_path: Path
     with pytest.raises(SaveFileError, match="too long") as caught:
         load_game(saved)
     assert len(str(caught.value)) < 600
+
+
+def test_the_new_game_dialog_takes_names_no_longer_than_the_game_does(qtbot: Any) -> None:
+    from scorekeeper.game.state import MAX_NAME_LENGTH
+    from scorekeeper.ui.new_game import NewGameDialog
+
+    dialog = NewGameDialog(())
+    qtbot.addWidget(dialog)
+    qtbot.keyClicks(dialog.name, "N" * (MAX_NAME_LENGTH + 10))
+    dialog.add_player()
+    assert dialog.names() == ("N" * MAX_NAME_LENGTH,)
+    Game.new(load_rules("retail"), list(dialog.names()))
 
 
 @pytest.mark.parametrize(
