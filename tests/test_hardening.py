@@ -317,6 +317,15 @@ def test_a_huge_player_name_is_refused_typed_and_read_from_a_file(tmp_path: Path
     assert len(str(caught.value)) < 600
 
 
+def test_a_huge_note_or_roll_source_is_refused() -> None:
+    cards = Game.new(load_rules("flip"), ["Ann", "Bob"])
+    with pytest.raises(IllegalAction, match="too long"):
+        cards.enter_points(400, "n" * 10_000)
+    dice = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    with pytest.raises(IllegalAction, match="longer than 40"):
+        dice.roll("1 2 3 4 5 6", source="s" * 10_000)
+
+
 def test_the_new_game_dialog_takes_names_no_longer_than_the_game_does(qtbot: Any) -> None:
     from scorekeeper.game.state import MAX_NAME_LENGTH
     from scorekeeper.ui.new_game import NewGameDialog

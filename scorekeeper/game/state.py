@@ -40,7 +40,10 @@ from scorekeeper.safe_input import quote
 
 ALL_DICE = 6
 MAX_NAME_LENGTH = 40
-"""The longest player name taken, typed or read from a file (a scoreboard shows about 12 characters)."""
+"""The longest player name taken, typed or read from a file (a scoreboard shows about 12 characters);
+also the longest name of where a roll came from."""
+MAX_NOTE_LENGTH = 200
+"""The longest note on points entered by hand (the history shows it)."""
 
 
 class Phase(enum.Enum):
@@ -304,6 +307,8 @@ def _dice_turn(state: GameState, what: str) -> TurnState:
 
 def _roll(state: GameState, action: DiceRolled) -> GameState:
     what = f"roll {action.dice}"
+    if len(action.source) > MAX_NAME_LENGTH:
+        raise IllegalAction(f"{what}: the source {quote(action.source)} is longer than {MAX_NAME_LENGTH} characters")
     turn = _dice_turn(state, what)
     if turn.roll is not None:
         raise IllegalAction(f"{what}: the roll {turn.roll} is still on the table; keep dice from it first")
@@ -362,6 +367,8 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
         raise IllegalAction(f"{what}: points must be above 0 and a multiple of 50, as every Farkle score is")
     if action.points > MAX_POINTS:
         raise IllegalAction(f"{what}: at most {MAX_POINTS:,} points can be entered at once")
+    if len(action.note) > MAX_NOTE_LENGTH:
+        raise IllegalAction(f"{what}: a note of {len(action.note):,} characters is too long (at most {MAX_NOTE_LENGTH})")
     return replace(state, turn=replace(turn, total=turn.total + action.points, entered=(*turn.entered, action.points)))
 
 
