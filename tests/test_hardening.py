@@ -301,6 +301,24 @@ def test_a_screenshot_that_cannot_be_saved_says_so(tmp_path: Path) -> None:
     assert done.returncode == 2 and f"cannot save the screenshot to {shot}" in done.stderr
 
 
+@pytest.mark.slow
+def test_the_window_resumes_a_game_whose_journal_ends_in_hostile_nesting(tmp_path: Path) -> None:
+    journal = tmp_path / "g.jsonl"
+    played(journal)
+    damaged = journal.read_bytes() + NESTED.encode() + b"\n"
+    journal.write_bytes(damaged)
+    shot = tmp_path / "s.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "SCOREKEEPER_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper", "--source", "demo", "--resume", str(journal), "--screenshot", str(shot), "--after", "1"],
+        capture_output=True, text=True, env=env, timeout=120, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert shot.is_file()
+    [aside] = tmp_path.glob("g.damaged-*.jsonl")
+    assert aside.read_bytes() == damaged and read_journal(journal).damage is None
+
+
 # 8. Names, points and rule values bounded to what a game can use
 
 
