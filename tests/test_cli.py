@@ -84,8 +84,9 @@ def test_batch_contract_over_every_roll(capsys: pytest.CaptureFixture[str]) -> N
 def test_batch_reports_a_bad_line_and_goes_on(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "score", "--rules", "retail", "--batch", stdin="1 5\n\n1 9\n2 2 2\n")
     assert status == 1
-    first, bad, last = (json.loads(line) for line in out.splitlines())
+    first, blank, bad, last = (json.loads(line) for line in out.splitlines())
     assert first["best"] == {"keep": [1, 5], "points": 150}
+    assert blank["line"] == 2 and blank["input"] == "" and "empty line" in blank["error"]
     assert bad["line"] == 3 and bad["input"] == "1 9" and "9" in bad["error"]
     assert last["best"] == {"keep": [2, 2, 2], "points": 200}
 

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from scorekeeper.cli.options import add_rules_options, rules_from_args
 from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
+from scorekeeper.safe_input import is_plain_number, quote
 
 HELP = """\
 Commands:
@@ -178,12 +179,12 @@ class Session:
         try:
             if command in handlers:
                 handlers[command]()
-            elif command.isdigit() and len(rest) == 0 and self._is_option(int(command)):
+            elif is_plain_number(command) and len(rest) == 0 and self._is_option(int(command)):
                 self._keep_option(int(command))
             elif all(char in "123456 ," for char in line.strip()):
                 self.game.roll(line)
             else:
-                self.say(f"Unknown command {line.strip()!r}; type 'help' for the commands.")
+                self.say(f"Unknown command {quote(line.strip())}; type 'help' for the commands.")
                 return True
         except FarkleError as exc:
             self.say(f"Not allowed: {exc}")
@@ -212,7 +213,7 @@ class Session:
     def _points(self, rest: list[str]) -> None:
         if self.game.state.rules.kind is GameKind.DICE:
             raise FarkleError("points: 'p' is for the card game; with dice, type the dice you rolled and keep them")
-        if not rest or not rest[0].isdigit():
+        if not rest or not is_plain_number(rest[0]):
             raise FarkleError("points: type 'p POINTS', e.g. 'p 400'")
         self.game.enter_points(int(rest[0]), " ".join(rest[1:]))
 
@@ -275,6 +276,8 @@ def run(args: argparse.Namespace) -> int:
             raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
         game = Game.new(rules_from_args(args), names, target=args.target)
     save_to = args.save or args.resume
+    if save_to is not None:
+        save_game(game, save_to)
     session = Session(game, sys.stdout, save_to)
     session.run(sys.stdin, interactive=sys.stdin.isatty())
     if save_to is not None:

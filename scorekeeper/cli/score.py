@@ -9,7 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.rules import Dice, FarkleError, KeepOption, RollScore, RuleSet, score_roll
+from scorekeeper.rules import Dice, FarkleError, IllegalRoll, KeepOption, RollScore, RuleSet, score_roll
 
 
 def add_parser(commands: Any) -> None:
@@ -23,7 +23,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--batch",
         action="store_true",
-        help="read one roll a line on standard input (digits, spaces optional), write one JSON object a line",
+        help="read one roll a line on standard input (digits, spaces optional), write one JSON object for each line",
     )
     parser.add_argument("dice", nargs="*", help="the dice rolled, e.g. 1 1 5 3 4 6 or 115346")
     parser.set_defaults(run=run)
@@ -53,9 +53,9 @@ def _batch(rules: RuleSet, lines: TextIO, out: TextIO) -> int:
     failed = 0
     for number, line in enumerate(lines, start=1):
         text = line.strip()
-        if not text:
-            continue
         try:
+            if not text:
+                raise IllegalRoll("an empty line: type one roll a line, e.g. 115346")
             dice = Dice.from_str(text)
             roll = [int(char) for char in text if char in "123456"]
             out.write(f'{{"roll": {json.dumps(roll)}{tail(dice)}\n')

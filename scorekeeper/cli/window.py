@@ -50,6 +50,16 @@ def check_display() -> None:
         )
 
 
+def check_resumable(path: Path) -> None:
+    """Say before the window opens when ``path`` holds no game to go on with (a damaged end is
+    fine: the window recovers the game before it)."""
+    from scorekeeper.game.journal import no_game_error, read_journal
+
+    contents = read_journal(path)
+    if not contents.events:
+        raise no_game_error(path, contents.damage)
+
+
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.rules import load_rules
     from scorekeeper.ui.app import Screenshot, run_window
@@ -70,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise FarkleError("--resume goes on with a saved game; leave out --players and --rules")
     if args.screenshot is not None and args.after <= 0:
         raise FarkleError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
+    if args.resume is not None:
+        check_resumable(args.resume)
     options = WindowOptions(
         source=args.source,
         rules=load_rules(args.rules) if args.rules else None,

@@ -32,6 +32,10 @@ CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
 """Set to a folder to keep the coach's cache there instead of the user's cache folder."""
 SOLVER_VERSION = 2
 """Part of the key: a change to what the solver computes must bump it."""
+MAX_FILES = 32
+"""The most solved policies kept on disk (one is about 70 KB); the least recently used go first."""
+MAX_BYTES = 32_000_000
+"""The most the cache folder may hold in all; a policy bigger than this alone is not kept."""
 
 _solved: dict[str, Policy] = {}
 
@@ -95,8 +99,24 @@ def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
     return Policy(rules, farkle, tables, win)
 
 
+def _prune(folder: Path) -> None:
+    """Keep the cache within :data:`MAX_FILES` and :data:`MAX_BYTES`, dropping the least recently
+    used policies, and any temporary file a killed write left."""
+    try:
+        for stale in folder.glob(".policy-*.tmp"):
+            stale.unlink(missing_ok=True)
+        kept = sorted(folder.glob("policy-*.npz"), key=lambda p: p.stat().st_mtime, reverse=True)
+        total = 0
+        for count, path in enumerate(kept, start=1):
+            total += path.stat().st_size
+            if count > MAX_FILES or total > MAX_BYTES:
+                path.unlink(missing_ok=True)
+    except OSError as exc:  # another scorekeeper pruning at the same time: the next write prunes
+        log.warning("cannot prune the coach's cache in %s (%s)", folder, exc)
+
+
 def _write(path: Path, policy: Policy, key: str) -> None:
-    """Write atomically: a reader sees the old file or the whole new one."""
+    """Write atomically (a reader sees the old file or the whole new one), then prune the cache."""
     arrays: dict[str, Any] = {"key": np.array(key), "farkle": policy.farkle, "win": policy.win}
     for index, standing in enumerate(standings(policy.rules)):
         arrays[f"rolls{index}"] = policy.tables[standing].rolls
@@ -110,6 +130,7 @@ def _write(path: Path, policy: Policy, key: str) -> None:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        _prune(path.parent)
     except OSError as exc:
         log.warning("cannot keep the coach's policy in %s (%s); it will be solved again next time", path, exc)
 
@@ -125,7 +146,12 @@ def policy_for(rules: RuleSet) -> Policy:
         return policy
     path = _path(key)
     policy = _read(path, rules, key)
-    if policy is None:
+    if policy is not None:
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+    else:
         policy = Policy.solve(rules)
         _write(path, policy, key)
     _solved[key] = policy

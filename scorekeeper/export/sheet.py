@@ -21,7 +21,7 @@ from pathlib import Path
 
 from scorekeeper.game import Event, Game, GameState, Outcome, load_game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
-from scorekeeper.game.journal import JournalDamage, JournalError, read_journal
+from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
 from scorekeeper.rules import FarkleError, describe_rules
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import coach_for, fairness_line, stats_rows
@@ -175,7 +175,7 @@ def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | No
     if JOURNAL_FORMAT.encode() in first:
         contents = read_journal(path)
         if not contents.events:
-            raise JournalError(f"{path}: no game could be read from the journal ({contents.damage})")
+            raise no_game_error(path, contents.damage)
         return contents.events, contents.damage
     try:
         return load_game(path).events, None

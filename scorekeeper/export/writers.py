@@ -14,7 +14,7 @@ from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, score_sheet
 from scorekeeper.game import Event
-from scorekeeper.game.save import write_atomically
+from scorekeeper.game.save import game_file_kind, write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import NOTE as STATS_NOTE
@@ -170,7 +170,18 @@ def html_text(sheet: ScoreSheet) -> str:
     return "\n".join(parts) + "\n"
 
 
+def refuse_game_file(path: Path) -> None:
+    """Refuse to write a score sheet over a game: a journal or a saved game (the one exported or any other)."""
+    kind = game_file_kind(path)
+    if kind is not None:
+        raise ExportError(
+            f"{path}: this file holds a game (a {kind}), and a score sheet never replaces one; "
+            "choose another file name for the sheet"
+        )
+
+
 def _write(path: str | Path, text: str) -> None:
+    refuse_game_file(Path(path))
     try:
         write_atomically(Path(path), text)
     except OSError as exc:

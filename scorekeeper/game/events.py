@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from scorekeeper.rules import Dice, FarkleError, RuleSet, rules_from_table, rules_to_table
+from scorekeeper.safe_input import quote
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def face_from_str(text: str) -> int | None:
     if text == "-":
         return None
     if text not in ("1", "2", "3", "4", "5", "6"):
-        raise FarkleError(f"{text!r} is not a face of a die (1-6), or '-'")
+        raise FarkleError(f"{quote(text)} is not a face of a die (1-6), or '-'")
     return int(text)
 
 
@@ -170,28 +171,28 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 def _field(data: dict[str, Any], name: str, kind: type[Any] | tuple[type[Any], ...]) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise EventFormatError(f"event {data!r}: field {name!r} is missing or of the wrong type")
+        raise EventFormatError(f"event {quote(data)}: field {name!r} is missing or of the wrong type")
     return value
 
 
 def _face(data: dict[str, Any], name: str) -> int | None:
     value = data.get(name)
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise EventFormatError(f"event {data!r}: field {name!r} must be a face 1-6 or null")
+        raise EventFormatError(f"event {quote(data)}: field {name!r} must be a face 1-6 or null")
     return value
 
 
 def _picture(data: dict[str, Any]) -> str | None:
     value = data.get("picture")
     if value is not None and (not isinstance(value, str) or not value or "/" in value or "\\" in value or value in (".", "..")):
-        raise EventFormatError(f"event {data!r}: field 'picture' must be a file name (no folder) or absent")
+        raise EventFormatError(f"event {quote(data)}: field 'picture' must be a file name (no folder) or absent")
     return value
 
 
 def event_from_dict(data: Any) -> Event:
     """Read an event back; :class:`EventFormatError` if it is not one."""
     if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
-        raise EventFormatError(f"not a game event: {data!r}; known types: {', '.join(EVENT_TYPES)}")
+        raise EventFormatError(f"not a game event: {quote(data)}; known types: {', '.join(EVENT_TYPES)}")
     kind = data["type"]
     try:
         if kind == GameStarted.TYPE:
@@ -211,6 +212,6 @@ def event_from_dict(data: Any) -> Event:
     except EventFormatError:
         raise
     except FarkleError as exc:
-        raise EventFormatError(f"event {data!r}: {exc}") from None
+        raise EventFormatError(f"event {quote(data)}: {exc}") from None
     event: Event = EVENT_TYPES[kind]()
     return event

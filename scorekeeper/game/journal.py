@@ -34,8 +34,10 @@ under a new name and goes on in a fresh copy of the good part.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -56,12 +58,16 @@ from scorekeeper.game.events import (
 from scorekeeper.game.game import Game
 from scorekeeper.game.state import apply, start
 from scorekeeper.rules import FarkleError, IllegalAction
+from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
 
 FORMAT = "scorekeeper-journal"
 VERSION = 1
 """The journal format this program writes, and the newest it reads."""
 SUFFIX = ".jsonl"
 """File name ending of journals in the games folder."""
+STALE_SECONDS = 60.0
+"""How long a journal may hold no game before start-up removes it: a window writes the game's
+first event right after creating the journal, so one that stays empty was left by a kill."""
 REBUILT = "rebuilt"
 SHELVED = "shelved"
 
@@ -225,12 +231,7 @@ def _header_problem(data: Any) -> str | None:
 def read_journal(path: str | Path) -> JournalContents:
     """Read a journal as far as it goes, without changing anything on disk."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise JournalError(f"{path}: no such journal") from None
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot read the journal: {exc.strerror or exc}") from None
+    data = read_file(path, "journal", JournalError)
     game: Game | None = None
     shelved = False
     good = 0
@@ -246,9 +247,9 @@ def read_journal(path: str | Path) -> JournalContents:
             reason = "the line was cut off while it was being written"
             break
         try:
-            record = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            reason = f"not a JSON line: {exc}"
+            record = parse_json(decode_text(raw, str(path), line=number), str(path), line=number)
+        except InputFileError as exc:
+            reason = f"not a JSON line: {str(exc).removeprefix(f'{path}:{number}: ')}"
             break
         if number == 1:
             problem = _header_problem(record)
@@ -294,8 +295,16 @@ class Recovered:
 
 
 def _aside_name(path: Path) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    """Where the damaged file is kept: a name already holding this very file (a recovery cut off
+    after keeping it), else a new one named by the time."""
     base = path.name.removesuffix(SUFFIX)
+    for kept in path.parent.glob(f"{glob.escape(base)}.damaged-*{SUFFIX}"):
+        try:
+            if os.path.samefile(kept, path):
+                return kept
+        except OSError:
+            continue
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     candidate = path.with_name(f"{base}.damaged-{stamp}{SUFFIX}")
     count = 1
     while candidate.exists():
@@ -304,28 +313,56 @@ def _aside_name(path: Path) -> Path:
     return candidate
 
 
+def _recovering_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.recovering")
+
+
+def _keep_aside(path: Path, aside: Path) -> None:
+    """Put the damaged file under ``aside`` too, leaving ``path`` itself in place."""
+    if aside.exists():
+        return
+    try:
+        os.link(path, aside)
+    except OSError:
+        copy = aside.with_name(f".{aside.name}.copying")
+        with open(copy, "wb") as stream:
+            stream.write(path.read_bytes())
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(copy, aside)
+
+
+def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
+    """The error for a journal that holds no game: only its first line, or damaged before the first event."""
+    if damage is None:
+        return JournalError(f"{path}: the journal holds no game yet (only its first line); start a new game instead")
+    return JournalError(f"{path}: no game could be read from the journal: it breaks at line {damage.line} ({damage.reason})")
+
+
 def open_journal(path: str | Path) -> Recovered:
     """Open a journal to go on with its game, recovering what comes before any damage.
 
-    A damaged file is renamed aside, never written over; the readable lines
-    before the damage are copied to a fresh journal under the original name.
+    A damaged file is never written over: it is kept under a new name, and the readable lines
+    before the damage replace it under the original name in one rename. Each step leaves the
+    original name holding either the damaged file or the recovered one, so a recovery cut off
+    at any point is simply done again the next time (see :func:`finish_interrupted`).
     """
     path = Path(path)
     contents = read_journal(path)
     if not contents.events:
-        raise JournalError(f"{path}: no game could be read from the journal ({contents.damage})")
+        raise no_game_error(path, contents.damage)
     damage = contents.damage
     if damage is not None:
-        good = path.read_bytes()[: contents.good_bytes]
         aside = _aside_name(path)
-        fresh = path.with_name(f".{path.name}.recovering")
+        fresh = _recovering_name(path)
         try:
+            good = path.read_bytes()[: contents.good_bytes]
+            _keep_aside(path, aside)
             with open(fresh, "wb") as stream:
                 stream.write(good)
                 stream.flush()
                 os.fsync(stream.fileno())
-            os.rename(path, aside)
-            os.rename(fresh, path)
+            os.replace(fresh, path)
         except OSError as exc:
             fresh.unlink(missing_ok=True)
             raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
@@ -334,6 +371,37 @@ def open_journal(path: str | Path) -> Recovered:
     journal = Journal.append_to(path)
     game = Game.from_events(contents.events, sink=journal.write)
     return Recovered(game, journal, damage)
+
+
+def finish_interrupted(folder: Path) -> None:
+    """Tidy what a killed recovery left in ``folder``: a recovered copy whose journal is gone (left
+    by an older scorekeeper, which moved the damaged file first) takes the journal's name; any
+    other is dropped (the journal is still there and is recovered again when opened), and so is a
+    half-made copy of a damaged file."""
+    for copy in folder.glob(f".*{SUFFIX}.copying"):
+        copy.unlink(missing_ok=True)
+    for fresh in folder.glob(f".*{SUFFIX}.recovering"):
+        journal = fresh.with_name(fresh.name.removeprefix(".").removesuffix(".recovering"))
+        try:
+            if journal.exists():
+                fresh.unlink()
+            else:
+                os.replace(fresh, journal)
+        except OSError:
+            continue
+    _sync_folder(folder)
+
+
+def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
+    """Remove a journal that a start killed before the game's first event left holding nothing
+    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS`."""
+    try:
+        size, changed = path.stat().st_size, path.stat().st_mtime
+    except OSError:
+        return
+    empty = size == 0 if contents is None else contents.damage is None and not contents.events
+    if empty and time.time() - changed > STALE_SECONDS:
+        path.unlink(missing_ok=True)
 
 
 def games_folder(home: Path) -> Path:
@@ -354,10 +422,15 @@ def new_journal_path(home: Path) -> Path:
 
 
 def unfinished_games(home: Path) -> list[Path]:
-    """Journals of games not over and not shelved, newest first (damaged ones included)."""
+    """Journals of games not over and not shelved, newest first (damaged ones included).
+
+    As the window's start-up, it also tidies the folder: it finishes or drops what a killed
+    recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
+    """
     folder = games_folder(home)
     if not folder.is_dir():
         return []
+    finish_interrupted(folder)
     found = []
     for path in folder.glob(f"*{SUFFIX}"):
         if ".damaged-" in path.name:
@@ -365,8 +438,12 @@ def unfinished_games(home: Path) -> list[Path]:
         try:
             contents = read_journal(path)
         except JournalError:
+            _drop_if_left_empty(path, None)
             continue
-        if contents.shelved or not contents.events:
+        if not contents.events:
+            _drop_if_left_empty(path, contents)
+            continue
+        if contents.shelved:
             continue
         try:
             if contents.game().state.over:

@@ -8,6 +8,7 @@ naming the file and leaves it untouched.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import tempfile
@@ -16,7 +17,9 @@ from typing import Any
 
 from scorekeeper.game.events import event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
+from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.rules import FarkleError
+from scorekeeper.safe_input import parse_json, read_text
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -67,8 +70,12 @@ def new_file_mode() -> int:
 
 def write_atomically(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half.
-    The file gets the user's normal mode (see :func:`new_file_mode`)."""
+    The file gets the user's normal mode (see :func:`new_file_mode`). Temporary files of ``path``
+    that a killed earlier write left behind are removed first.
+    """
     path = Path(path)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(handle, new_file_mode())
@@ -82,8 +89,23 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def game_file_kind(path: str | Path) -> str | None:
+    """``"journal"`` or ``"saved game"`` when the file at ``path`` holds one (its first 4 KB name
+    the format), else None (no such file, or something else)."""
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(4096)
+    except OSError:
+        return None
+    if JOURNAL_FORMAT.encode() in head:
+        return "journal"
+    return "saved game" if FORMAT.encode() in head else None
+
+
 def save_game(game: Game, path: str | Path) -> None:
-    """Write the game to ``path`` as JSON."""
+    """Write the game to ``path`` as JSON; a window's journal there is never written over."""
+    if game_file_kind(path) == "journal":
+        raise SaveFileError(f"{path}: this is the window's game journal; save to another file name")
     try:
         write_atomically(Path(path), json.dumps(game_to_json(game), indent=1) + "\n")
     except OSError as exc:
@@ -92,14 +114,11 @@ def save_game(game: Game, path: str | Path) -> None:
 
 def load_game(path: str | Path) -> Game:
     """Read a game saved by :func:`save_game`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveFileError(f"{path}: no such saved game") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveFileError(f"{path}: cannot read the saved game: {exc}") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveFileError(f"{path}: damaged: not valid JSON at line {exc.lineno}, column {exc.colno}") from None
+    text = read_text(path, "saved game", SaveFileError)
+    if text.startswith("{") and JOURNAL_FORMAT in text.partition("\n")[0]:
+        raise SaveFileError(
+            f"{path}: this is the window's game journal, not a saved game; "
+            f"go on with it in the window: scorekeeper --resume {path}"
+        )
+    document = parse_json(text, f"{path}: damaged", SaveFileError)
     return game_from_json(document, str(path))

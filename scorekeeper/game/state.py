@@ -36,8 +36,15 @@ from scorekeeper.rules import (
     Ties,
     score_roll,
 )
+from scorekeeper.rules.loading import MAX_POINTS
+from scorekeeper.safe_input import quote
 
 ALL_DICE = 6
+MAX_NAME_LENGTH = 40
+"""The longest player name taken, typed or read from a file (a scoreboard shows about 12 characters);
+also the longest name of where a roll came from."""
+MAX_NOTE_LENGTH = 200
+"""The longest note on points entered by hand (the history shows it)."""
 
 
 class Phase(enum.Enum):
@@ -280,6 +287,10 @@ def _set_player(state: GameState, seat: int, player: PlayerState) -> tuple[Playe
 
 def _add_player(state: GameState, action: PlayerAdded) -> GameState:
     name = action.name.strip()
+    if len(name) > MAX_NAME_LENGTH:
+        raise IllegalAction(
+            f"add player {quote(name)}: a name of {len(name):,} characters is too long (at most {MAX_NAME_LENGTH})"
+        )
     if state.over:
         raise GameOver(f"add player {name!r}: the game is over")
     if not name:
@@ -303,6 +314,8 @@ def _dice_turn(state: GameState, what: str) -> TurnState:
 
 def _roll(state: GameState, action: DiceRolled) -> GameState:
     what = f"roll {action.dice}"
+    if len(action.source) > MAX_NAME_LENGTH:
+        raise IllegalAction(f"{what}: the source {quote(action.source)} is longer than {MAX_NAME_LENGTH} characters")
     turn = _dice_turn(state, what)
     if turn.roll is not None:
         raise IllegalAction(f"{what}: the roll {turn.roll} is still on the table; keep dice from it first")
@@ -367,6 +380,10 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
         raise IllegalAction(f"{what}: the roll {turn.roll} is on the table; keep dice from it first")
     if action.points <= 0 or action.points % 50:
         raise IllegalAction(f"{what}: points must be above 0 and a multiple of 50, as every Farkle score is")
+    if action.points > MAX_POINTS:
+        raise IllegalAction(f"{what}: at most {MAX_POINTS:,} points can be entered at once")
+    if len(action.note) > MAX_NOTE_LENGTH:
+        raise IllegalAction(f"{what}: a note of {len(action.note):,} characters is too long (at most {MAX_NOTE_LENGTH})")
     most = most_points(state.rules.scoring)
     if state.rules.kind is GameKind.CARDS and action.points > most:
         raise IllegalAction(

@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 
 FORMAT = 1
@@ -147,7 +147,7 @@ def profile_from_table(table: Mapping[str, Any]) -> CalibrationProfile:
     known = {f.name for f in fields(CalibrationProfile)} | {"format"}
     unknown = sorted(set(table) - known)
     if unknown:
-        raise CalibrationError(f"unknown key(s) {', '.join(unknown)}; a profile has {', '.join(sorted(known))}")
+        raise CalibrationError(f"unknown key(s) {shorten(', '.join(unknown))}; a profile has {', '.join(sorted(known))}")
     version = table.get("format", FORMAT)
     if version != FORMAT:
         raise CalibrationError(f"profile format {version!r} is not supported; this program reads format {FORMAT}")
@@ -211,10 +211,7 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
 
 def profile_from_text(text: str, where: str = "profile", json_format: bool = False) -> CalibrationProfile:
     """Parse a profile from TOML (or JSON) text; errors name ``where``."""
-    try:
-        table = json.loads(text) if json_format else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise CalibrationError(f"{where}: not valid {'JSON' if json_format else 'TOML'}: {exc}") from None
+    table = parse_json(text, where, CalibrationError) if json_format else parse_toml(text, where, CalibrationError)
     if not isinstance(table, dict):
         raise CalibrationError(f"{where}: a profile is a table of keys, got {type(table).__name__}")
     try:
@@ -226,12 +223,9 @@ def profile_from_text(text: str, where: str = "profile", json_format: bool = Fal
 def load_profile(path: str | os.PathLike[str]) -> CalibrationProfile:
     """Read a ``.toml`` or ``.json`` profile."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CalibrationError(f"calibration profile {str(file)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"calibration profile {str(file)!r} cannot be read: {exc}") from None
+    if not file.exists():
+        raise CalibrationError(f"calibration profile {str(file)!r} does not exist")
+    text = read_text(file, "calibration profile", CalibrationError, limit=1_000_000)
     return profile_from_text(text, f"calibration profile {str(file)!r}", json_format=file.suffix.lower() == ".json")
 
 

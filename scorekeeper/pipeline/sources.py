@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.images import fits
 
 log = logging.getLogger(__name__)
 
@@ -233,6 +234,8 @@ class VideoSource(BaseSource):
     def __init__(self, path: str | Path, *, realtime: bool = False) -> None:
         super().__init__(realtime)
         self.path = Path(path)
+        if self.path.is_dir():
+            raise SourceError(f"{str(self.path)!r} is a folder, not a video file (for a folder of photos use images:{self.path})")
         if not self.path.is_file():
             raise SourceError(f"video file {str(self.path)!r} does not exist")
         self._capture = cv2.VideoCapture(str(self.path))
@@ -257,7 +260,8 @@ class VideoSource(BaseSource):
 
 
 def _natural_key(path: Path) -> list[Any]:
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
+    # a run of digits sorts by its value, compared as (length, digits) so that no name is too long for int()
+    return [(len(part.lstrip("0")), part.lstrip("0")) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
 class ImageFolderSource(BaseSource):
@@ -270,6 +274,8 @@ class ImageFolderSource(BaseSource):
     def __init__(self, folder: str | Path, *, hold: int = HOLD_FRAMES, fps: float = 30.0, realtime: bool = False) -> None:
         super().__init__(realtime)
         self.folder = Path(folder)
+        if self.folder.is_file():
+            raise SourceError(f"{str(self.folder)!r} is a file, not a folder of photos (for a video file use video:{self.folder})")
         if not self.folder.is_dir():
             raise SourceError(f"folder {str(self.folder)!r} does not exist")
         if hold < 1:
@@ -297,7 +303,10 @@ class ImageFolderSource(BaseSource):
             self._file += 1
             if self._file >= len(self.files):
                 return None
-            image = cv2.imread(str(self.files[self._file]), cv2.IMREAD_COLOR)
+            try:
+                image = cv2.imread(str(self.files[self._file]), cv2.IMREAD_COLOR) if fits(self.files[self._file]) else None
+            except OSError:
+                image = None
             if image is None:
                 log.warning("skipped %s: not a picture OpenCV can read", self.files[self._file])
                 self.skipped.append(self.files[self._file])

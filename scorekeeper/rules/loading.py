@@ -20,7 +20,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import tomllib
 import typing
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules.errors import RuleFileError
+from scorekeeper.safe_input import parse_toml, quote, read_text, shorten
 from scorekeeper.rules.ruleset import EndRules, GameKind, KindValue, RuleSet, Scoring, TurnRules
 
 Table = dict[str, Any]
@@ -42,6 +42,18 @@ DEFAULT_BASE = "retail"
 COUNT = "count"
 """Marks the whole-number fields that count things rather than points."""
 _COUNT_FIELDS = {"farkle_penalty_streak", "short_targets_min_players"}
+MAX_POINTS = 100_000
+"""The most points any rule value but the target may be: ten times the usual target of 10,000, far
+above any rule text, and small enough for the coach to solve (a larger entry minimum made it run
+for minutes)."""
+MAX_TARGET = 1_000_000
+"""The highest target (and short target) a game may be played to."""
+MAX_TEXT = 200
+"""The longest title or name of a rule set."""
+MAX_COUNT = 100
+"""The most a counting field (Farkles in a row, players) may be."""
+MAX_TRIPLE_TIMES = 64
+"""The largest N of a "triple xN" value (the rule texts go up to x8)."""
 
 
 def _preset_files() -> dict[str, Any]:
@@ -63,10 +75,7 @@ def preset_names() -> list[str]:
 
 
 def _read_toml(text: str, where: str) -> Table:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleFileError(f"{where}: not valid TOML: {exc}") from None
+    return parse_toml(text, where, RuleFileError)
 
 
 def _variant_tables() -> dict[str, Table]:
@@ -93,39 +102,42 @@ def _merge(base: Table, changes: Mapping[str, Any]) -> Table:
     return merged
 
 
-def _allowed(hint: Any) -> str:
+def _allowed(hint: Any, limit: int = MAX_POINTS) -> str:
     if hint is bool:
         return "true or false"
     if hint is int:
-        return "a whole number of points >= 0, a multiple of 50"
+        return f"a whole number of points >= 0, a multiple of 50, at most {limit:,}"
     if hint == COUNT:
-        return "a whole number >= 1"
+        return f"a whole number >= 1, at most {MAX_COUNT}"
     if hint is str:
-        return "text"
+        return f"text of at most {MAX_TEXT} characters"
     if hint is KindValue:
-        return 'points such as 1000 (a multiple of 50), "triple xN" (N times the three of a kind) or "none"'
+        return (
+            f'points such as 1000 (a multiple of 50, at most {MAX_POINTS:,}), "triple xN" (N times the three '
+            f'of a kind, N at most {MAX_TRIPLE_TIMES}) or "none"'
+        )
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return "one of " + ", ".join(repr(member.value) for member in hint)
-    return "a list of whole numbers of points, multiples of 50"
+    return f"a list of whole numbers of points, multiples of 50, at most {limit:,}"
 
 
-def _convert(value: Any, hint: Any, where: str) -> Any:
-    """Turn one TOML value into the field's type, or say what is allowed."""
-    bad = RuleFileError(f"{where} = {value!r}: expected {_allowed(hint)}")
+def _convert(value: Any, hint: Any, where: str, limit: int = MAX_POINTS) -> Any:
+    """Turn one TOML value into the field's type (points at most ``limit``), or say what is allowed."""
+    bad = RuleFileError(f"{where} = {quote(value)}: expected {_allowed(hint, limit)}")
     if hint is bool:
         if not isinstance(value, bool):
             raise bad
         return value
     if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % 50:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limit or value % 50:
             raise bad
         return value
     if hint == COUNT:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
             raise bad
         return value
     if hint is str:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise bad
         return value
     if hint is KindValue:
@@ -137,7 +149,7 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
             kind = KindValue.from_str(value)
         except RuleFileError:
             raise bad from None
-        if kind.points % 50:
+        if kind.points % 50 or kind.points > MAX_POINTS or kind.triple_times > MAX_TRIPLE_TIMES:
             raise bad
         return kind
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
@@ -147,7 +159,7 @@ def _convert(value: Any, hint: Any, where: str) -> Any:
             raise bad from None
     if not isinstance(value, list):
         raise bad
-    return tuple(_convert(item, int, where) for item in value)
+    return tuple(_convert(item, int, where, limit) for item in value)
 
 
 def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
@@ -157,12 +169,17 @@ def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
     unknown = sorted(set(table) - set(names))
     if unknown:
         raise RuleFileError(
-            f"{where}: unknown field [{section}] {unknown[0]}; allowed fields: {', '.join(names)}"
+            f"{where}: unknown field [{section}] {shorten(unknown[0])}; allowed fields: {', '.join(names)}"
         )
     missing = [name for name in names if name not in table]
     if missing:
         raise RuleFileError(f"{where}: [{section}] is missing {', '.join(missing)}")
-    return cls(**{name: _convert(table[name], hints[name], f"{where}: [{section}] {name}") for name in names})
+    return cls(
+        **{
+            name: _convert(table[name], hints[name], f"{where}: [{section}] {name}", MAX_TARGET if section == "end" else MAX_POINTS)
+            for name in names
+        }
+    )
 
 
 def _check(rules: RuleSet, where: str) -> None:
@@ -173,6 +190,10 @@ def _check(rules: RuleSet, where: str) -> None:
             raise RuleFileError(f"{where}: [scoring] {name} must be above 0 (every rule text scores it)")
     if end.target <= 0:
         raise RuleFileError(f"{where}: [end] target must be above 0")
+    if turn.entry_minimum > end.target:
+        raise RuleFileError(
+            f"{where}: [turn] entry_minimum = {turn.entry_minimum:,} is above the target {end.target:,}; no one could win"
+        )
     if turn.six_of_a_kind_wins and rules.kind is not GameKind.DICE:
         raise RuleFileError(f"{where}: [turn] six_of_a_kind_wins needs kind = 'dice'")
 
@@ -184,10 +205,12 @@ def rules_from_table(table: Table, name: str, where: str) -> RuleSet:
     >>> rules_from_table(rules_to_table(rules), "retail", "round trip") == rules
     True
     """
+    if len(name) > MAX_TEXT:
+        raise RuleFileError(f"{where}: the name {quote(name)} is longer than {MAX_TEXT} characters")
     extra = sorted(set(table) - set(SECTIONS) - set(_TOP_FIELDS) - {"name", "base"})
     if extra:
         allowed = ", ".join(("base", *_TOP_FIELDS, *(f"[{s}]" for s in SECTIONS)))
-        raise RuleFileError(f"{where}: unknown field {extra[0]}; allowed at the top: {allowed}")
+        raise RuleFileError(f"{where}: unknown field {shorten(extra[0])}; allowed at the top: {allowed}")
     for section in SECTIONS:
         if not isinstance(table.get(section), dict):
             raise RuleFileError(f"{where}: missing the [{section}] table")
@@ -251,7 +274,7 @@ def rules_to_toml(rules: RuleSet) -> str:
 def _with_base(table: Table, base: Any, where: str, seen: tuple[str, ...]) -> Table:
     """Lay ``table`` over the preset it names as its base."""
     if not isinstance(base, str) or base not in _preset_files():
-        raise RuleFileError(f"{where}: base = {base!r}: expected one of {', '.join(preset_names())}")
+        raise RuleFileError(f"{where}: base = {quote(base)}: expected one of {', '.join(preset_names())}")
     if base in seen:
         raise RuleFileError(f"{where}: base = {base!r} goes round in a circle")
     for section in SECTIONS:
@@ -276,13 +299,7 @@ def _preset_table(name: str, seen: tuple[str, ...] = ()) -> Table:
 
 def _file_table(path: Path) -> tuple[str, Table]:
     where = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RuleFileError(f"{where}: no such rules file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleFileError(f"{where}: cannot read the rules file: {exc}") from None
-    table = _read_toml(text, where)
+    table = _read_toml(read_text(path, "rules file", RuleFileError, limit=1_000_000), where)
     name = str(table.pop("name", path.stem))
     return name, _with_base(table, table.pop("base", DEFAULT_BASE), where, ())
 

@@ -12,6 +12,7 @@ import enum
 from dataclasses import dataclass
 
 from scorekeeper.rules.errors import RuleFileError
+from scorekeeper.safe_input import is_plain_number, quote
 
 
 class GameKind(enum.Enum):
@@ -79,14 +80,14 @@ class KindValue:
         words = text.strip().lower().split()
         if words == ["none"]:
             return cls()
-        if len(words) == 1 and words[0].isdigit() and int(words[0]) > 0:
+        if len(words) == 1 and is_plain_number(words[0]) and int(words[0]) > 0:
             return cls(points=int(words[0]))
-        if len(words) == 2 and words[0] == "triple" and words[1][:1] == "x" and words[1][1:].isdigit():
+        if len(words) == 2 and words[0] == "triple" and words[1][:1] == "x" and is_plain_number(words[1][1:]):
             times = int(words[1][1:])
             if times > 0:
                 return cls(triple_times=times)
         raise RuleFileError(
-            f"kind value {text!r} is not one of: points such as 1000, "
+            f"kind value {quote(text)} is not one of: points such as 1000, "
             '"triple xN" (N times the three of a kind), or "none"'
         )
 

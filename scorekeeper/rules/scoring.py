@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.errors import IllegalKeep, IllegalRoll
 from scorekeeper.rules.ruleset import RuleSet, Scoring
+from scorekeeper.safe_input import quote
 
 FACES = (1, 2, 3, 4, 5, 6)
 MAX_DICE = 6
@@ -52,10 +53,10 @@ class Dice:
         given = tuple(values)
         for value in given:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise IllegalRoll(f"die {value!r} in {list(given)!r} is not a face of a die (1-6)")
+                raise IllegalRoll(f"die {quote(value)} in {quote(list(given))} is not a face of a die (1-6)")
         if len(given) > MAX_DICE:
             shown = " ".join(str(value) for value in given)
-            raise IllegalRoll(f"{shown!r} has {len(given)} dice; Farkle is played with six")
+            raise IllegalRoll(f"{quote(shown)} has {len(given):,} dice; Farkle is played with six")
         object.__setattr__(self, "values", tuple(sorted(given)))
 
     @classmethod
@@ -64,7 +65,7 @@ class Dice:
         digits = [char for char in text if not char.isspace() and char != ","]
         for char in digits:
             if char not in "123456":
-                raise IllegalRoll(f"die {char} in {text!r} is not a face of a die (1-6)")
+                raise IllegalRoll(f"die {char} in {quote(text)} is not a face of a die (1-6)")
         return cls(int(char) for char in digits)
 
     def __str__(self) -> str:

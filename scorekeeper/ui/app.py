@@ -33,7 +33,8 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     window = MainWindow(controller, options)
     window.show()
     if options.resume is not None:
-        window.resume(options.resume)
+        resume = options.resume
+        QTimer.singleShot(0, lambda: window.resume(resume))
     elif options.players:
         controller.start(options.rules or load_rules("retail"), options.players, options.target)
     elif screenshot is None:
@@ -41,9 +42,11 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     if screenshot is not None:
 
         def shoot() -> None:
-            window.grab().save(str(screenshot.path))
+            saved = window.grab().save(str(screenshot.path))
+            if not saved:
+                print(f"scorekeeper: cannot save the screenshot to {screenshot.path}", file=sys.stderr)
             window.close()
-            app.quit()
+            app.exit(0 if saved else 2)
 
         QTimer.singleShot(int(screenshot.after * 1000), shoot)
     status = app.exec()

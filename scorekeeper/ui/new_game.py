@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorekeeper.game.state import MAX_NAME_LENGTH
 from scorekeeper.rules import FarkleError, RuleSet, Ties, load_rules, preset_names, variant_names
 from scorekeeper.ui.rules_view import rules_text
 
@@ -95,6 +96,7 @@ class NewGameDialog(QDialog):
         self.players = QListWidget()
         self.players.setDragDropMode(QListWidget.DragDropMode.InternalMove)
         self.name = QLineEdit()
+        self.name.setMaxLength(MAX_NAME_LENGTH)
         self.name.setPlaceholderText("name, then Add")
         add = QPushButton("Add")
         remove = QPushButton("Remove")

@@ -16,6 +16,7 @@ from PySide6.QtGui import QGuiApplication, QPageLayout, QPageSize, QPdfWriter, Q
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, html_text, score_sheet
+from scorekeeper.export.writers import refuse_game_file
 from scorekeeper.game import Event
 from scorekeeper.game.save import new_file_mode
 
@@ -38,10 +39,14 @@ def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | Non
     path = Path(path)
     if not path.parent.is_dir():
         raise ExportError(f"{path}: cannot write the score sheet: there is no folder {path.parent}")
+    refuse_game_file(path)
     ensure_gui()
     document = QTextDocument()
     document.setHtml(html_text(score_sheet(events, exported_at)))
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
     os.fchmod(handle, new_file_mode())
     os.close(handle)
     try:
@@ -56,5 +61,7 @@ def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | Non
         if os.path.getsize(temporary) == 0:
             raise ExportError(f"{path}: Qt's PDF writer produced nothing")
         os.replace(temporary, path)
+    except OSError as exc:
+        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
     finally:
         Path(temporary).unlink(missing_ok=True)

@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import parse_json
+
 INDEX = "corrections.jsonl"
 """The list of corrections in the folder, one JSON object a line."""
 MARGIN = 0.25
@@ -177,7 +179,7 @@ def withdrawn_states(folder: Path) -> dict[str, bool]:
     states: dict[str, bool] = {}
     for line in lines:
         try:
-            record = json.loads(line)
+            record = parse_json(line, INDEX)
             status = _status(record) if isinstance(record, dict) else None
         except ValueError:
             continue
@@ -226,7 +228,7 @@ def load_corrections(folder: Path) -> CorrectionsRead:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)  # json.JSONDecodeError is a ValueError
+            record = parse_json(line, f"{index}:{number}")
             if not isinstance(record, dict):
                 raise ValueError(f"expected a JSON object, got {line.strip()[:40]!r}")
             status = _status(record)
@@ -236,7 +238,7 @@ def load_corrections(folder: Path) -> CorrectionsRead:
             else:
                 records.append((number, *_record(record)))
         except ValueError as exc:
-            problems.append((number, str(exc)))
+            problems.append((number, str(exc).removeprefix(f"{index}:{number}: ")))
     named = {record[1] for record in records}
     problems += [(number, f"it takes back {name}, which no line records") for number, name in statuses if name not in named]
     kept: dict[int, Correction] = {}

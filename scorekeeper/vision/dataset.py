@@ -11,6 +11,7 @@ be trusted at all), and ``apply_label_fixes`` puts them right.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import quote, read_text, shorten
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.images import MAX_PIXELS, header_size
 from scorekeeper.vision.processing import box_iou
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -44,6 +47,7 @@ class LabelledImage:
 
     def load(self) -> NDArray[np.uint8]:
         """The image as BGR uint8."""
+        _image_size(self.path)
         image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
         if image is None:
             raise DatasetError(f"cannot read image {self.path}")
@@ -64,9 +68,14 @@ def parse_yolo_labels(text: str, width: int, height: int, source: str = "labels"
         try:
             cls, cx, cy, w, h = int(parts[0]), *(float(p) for p in parts[1:5])
         except (ValueError, TypeError):
-            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h', got {line!r}") from None
+            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h', got {quote(line)}") from None
         if len(parts) != 5 or not 0 <= cls <= 5:
-            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h' with class 0-5 (pips - 1), got {line!r}")
+            raise DatasetError(f"{source}:{number}: expected 'class cx cy w h' with class 0-5 (pips - 1), got {quote(line)}")
+        if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
+            raise DatasetError(
+                f"{source}:{number}: centre and size must be fractions of the image (centre 0-1, size above 0 "
+                f"up to 1), got {quote(line)}"
+            )
         boxes.append([(cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height])
         values.append(cls + 1)
     if not boxes:
@@ -85,14 +94,23 @@ def format_yolo_labels(labels: Detections, width: int, height: int) -> str:
 
 def read_split(path: Path, column: str = "split") -> dict[str, str]:
     """``stem -> split name`` from a ``stem,split`` CSV file (or ``stem -> group`` with ``column="group"``)."""
+    text = read_text(path, "split file", DatasetError, limit=50_000_000)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    table: dict[str, str] = {}
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as exc:
-        raise DatasetError(f"cannot read split file {path}: {exc.strerror}") from None
-    if rows and not {"stem", column} <= set(rows[0]):
-        raise DatasetError(f"split file {path} needs the columns 'stem,{column}', got {','.join(rows[0])}")
-    return {row["stem"]: row[column] for row in rows}
+        header = next(reader, [])
+        if not {"stem", column} <= set(header):
+            raise DatasetError(f"split file {path} needs the columns 'stem,{column}', got {shorten(','.join(header))}")
+        stem, value = header.index("stem"), header.index(column)
+        for row in reader:
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise DatasetError(f"{path}:{reader.line_num}: expected {len(header)} values, got {quote(row)}")
+            table[row[stem]] = row[value]
+    except csv.Error as exc:
+        raise DatasetError(f"{path}:{reader.line_num}: not a CSV line ({exc})") from None
+    return table
 
 
 def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None = None) -> list[LabelledImage]:
@@ -110,22 +128,34 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
         table = read_split(split_csv or folder / "split.csv")
         unknown = sorted(set(table.values()))
         if split not in unknown:
-            raise DatasetError(f"split {split!r} not in {split_csv or folder / 'split.csv'}; it has {', '.join(unknown)}")
+            raise DatasetError(
+                f"split {quote(split)} not in {split_csv or folder / 'split.csv'}; it has {shorten(', '.join(unknown)) or 'none'}"
+            )
         stems = {stem: path for stem, path in stems.items() if table.get(stem) == split}
     result = []
     for stem, path in stems.items():
         label_path = labels_dir / f"{stem}.txt"
-        text = label_path.read_text(encoding="utf-8") if label_path.exists() else ""
+        text = read_text(label_path, "label file", DatasetError, limit=10_000_000) if label_path.exists() else ""
         height, width = _image_size(path)
         result.append(LabelledImage(path, parse_yolo_labels(text, width, height, str(label_path))))
     return result
 
 
 def _image_size(path: Path) -> tuple[int, int]:
-    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if image is None:
-        raise DatasetError(f"cannot read image {path}")
-    return int(image.shape[0]), int(image.shape[1])
+    """Height and width of an image file, from its header where it has one; refuses giant images."""
+    try:
+        with path.open("rb") as stream:
+            size = header_size(stream.read(1 << 20))
+    except OSError as exc:
+        raise DatasetError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    if size is None:
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise DatasetError(f"cannot read image {path}")
+        return int(image.shape[0]), int(image.shape[1])
+    if size[0] * size[1] > MAX_PIXELS:
+        raise DatasetError(f"{path}: image too big: {size[0]}x{size[1]} px; at most {MAX_PIXELS // 1_000_000} M pixels")
+    return size[1], size[0]
 
 
 def iter_images(items: list[LabelledImage]) -> Iterator[tuple[LabelledImage, NDArray[np.uint8]]]:

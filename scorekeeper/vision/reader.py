@@ -9,7 +9,6 @@ explicitly; the manifest's SHA-256 of each file is checked at load.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import sysconfig
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import parse_json, read_text
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import (
     ALIGN,
@@ -108,8 +108,9 @@ class ModelFiles:
         manifest_path = folder / MANIFEST_FILE
         if not manifest_path.is_file():
             raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
+        text = read_text(manifest_path, "model manifest", ModelError)
+        manifest = parse_json(text, f"damaged model manifest {manifest_path}", ModelError)
         try:
-            manifest: dict[str, Any] = json.loads(manifest_path.read_text(encoding="utf-8"))
             entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
             finder_threshold = float(manifest["finder_threshold"])
             unsure_below = float(manifest["unsure_below"])
@@ -128,7 +129,10 @@ class ModelFiles:
         return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side)
 
 
-def _session(path: Path, threads: int) -> Any:
+def _session(path: Path, threads: int, input_name: str) -> Any:
+    # onnxruntime otherwise keeps a device id and an event cache in ~/.cache/Microsoft on every read;
+    # this switch, read once when it starts, turns that off (onnxruntime 1.20 and later).
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     import onnxruntime as ort  # type: ignore[import-untyped]
 
     options = ort.SessionOptions()
@@ -145,9 +149,16 @@ def _session(path: Path, threads: int) -> Any:
     if providers != ["CPUExecutionProvider"]:
         log.warning("CPUExecutionProvider is not available; falling back to %s", providers)
     try:
-        return ort.InferenceSession(str(path), sess_options=options, providers=providers)
+        session = ort.InferenceSession(str(path), sess_options=options, providers=providers)
     except Exception as exc:  # onnxruntime raises its own untyped errors
         raise ModelError(f"cannot load model {path}: {exc}; {RESTORE_HINT}") from None
+    inputs = [node.name for node in session.get_inputs()]
+    if inputs != [input_name]:
+        raise ModelError(
+            f"model {path} is not the kind expected there: it takes {', '.join(inputs) or 'no input'}, "
+            f"where this one must take {input_name!r}; {RESTORE_HINT}"
+        )
+    return session
 
 
 class OnnxDiceReader:
@@ -159,8 +170,8 @@ class OnnxDiceReader:
 
     def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
         self.files = ModelFiles.load(model_dir)
-        self._finder = _session(self.files.finder, threads)
-        self._pips = _session(self.files.pips, threads)
+        self._finder = _session(self.files.finder, threads, "frame")
+        self._pips = _session(self.files.pips, threads, "crops")
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
 
