@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.cli import main
+from tests.test_cli import run_cli
 from scorekeeper.game import Game, SaveFileError, load_game, save_game
 from scorekeeper.game.journal import FORMAT, Journal, JournalError, open_journal, read_journal, unfinished_games
 from scorekeeper.rules import IllegalAction, RuleFileError, load_rules
@@ -26,16 +27,6 @@ from scorekeeper.rules import IllegalAction, RuleFileError, load_rules
 ROOT = Path(__file__).resolve().parent.parent
 NESTED = "[" * 200_000 + "]" * 200_000
 BIG_NUMBER = "9" * 5_000
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    sys.stdin = io.StringIO(stdin)
-    try:
-        status = main(list(argv))
-    finally:
-        sys.stdin = sys.__stdin__
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def played(path: Path | None = None) -> Game:
