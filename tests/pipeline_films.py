@@ -75,7 +75,7 @@ class FilmReader:
         self.clock = lambda: watcher.latest_frame.index if watcher.latest_frame is not None else 0
         return self
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         if self.clock is not None:
             self.index = self.clock()
         scene, labels = self.scenes[self.index], self.labels[self.index]

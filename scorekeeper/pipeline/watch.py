@@ -7,7 +7,7 @@ prints the events; the window's worker thread iterates it and emits signals. Eit
 >>> from scorekeeper.pipeline.demo import DemoTable
 >>> from scorekeeper.pipeline.settling import EventKind
 >>> class Truth:  # a reader that knows the answers (the demo table's labels)
-...     def read(self, frame): return watcher.latest_frame.truth
+...     def read(self, frame, dice=None): return watcher.latest_frame.truth
 >>> with DemoTable(320, 240, seed=2, realtime=False) as table:
 ...     watcher = Watcher(table, Truth(), settle=SettleParams(settle_frames=6))
 ...     events = list(watcher.events(max_frames=85))
@@ -125,6 +125,9 @@ class Watcher:
         self._reused = 0
         self.frames_read = 0
         """How many frames the reader actually read."""
+        self.thrown: int | None = None
+        """Dice the game expects thrown into the rolling area (None or 0: not known); set from any
+        thread. The reader is told these and the dice last seen set aside are on the table."""
 
     def _look(self, image: NDArray[np.uint8]) -> tuple[bool, bool]:
         """Whether the picture is (about) the one last read, and whether something moves in the
@@ -161,6 +164,14 @@ class Watcher:
             self._mask = mask.astype(bool)
         return self._mask
 
+    def dice_on_table(self) -> int | None:
+        """How many dice the reader is told are in view: those expected thrown and those last seen
+        set aside (kept dice may lie in view or not); None while nothing is expected."""
+        thrown = self.thrown
+        if not thrown:
+            return None
+        return thrown + (len(self.latest.aside) if self.latest is not None else 0)
+
     def stop(self) -> None:
         """Ask the loop to end after the frame in hand (safe from any thread)."""
         self._stop.set()
@@ -186,7 +197,8 @@ class Watcher:
             dice, aside = self.latest.dice, self.latest.aside
         else:
             self.frames_read += 1
-            dice, aside = split_by_area(self.profile, one_box_per_die(self.reader.read(frame.image)), width, height)
+            found = self.reader.read(frame.image, dice=self.dice_on_table())
+            dice, aside = split_by_area(self.profile, one_box_per_die(found), width, height)
             events = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving)
         self._times.append(time.perf_counter())
         fps = (len(self._times) - 1) / (self._times[-1] - self._times[0]) if len(self._times) > 1 and self._times[-1] > self._times[0] else 0.0

@@ -50,7 +50,7 @@ class CaptureWorker(QObject):
     stepped = Signal(object)
     """A :class:`WatchStep` for the live view (frames are dropped while the view is busy)."""
     table_event = Signal(object, object)
-    """A settle event and the frame it happened on (never dropped)."""
+    """A settle event and the :class:`WatchStep` it happened on (never dropped)."""
     reader_missing = Signal(str)
     """The dice reader could not be loaded: why. Frames are still shown."""
     lost = Signal(str)
@@ -76,14 +76,18 @@ class CaptureWorker(QObject):
         self._view_free = threading.Event()
         self._view_free.set()
         self.watcher: Watcher | None = None
-        self._dice_count: int | None = None
+        self._expected: int | None = None
         self._source: Any = None
 
-    def set_dice_count(self, count: int | None) -> None:
-        """Tell a demo table how many dice the player throws next (other sources ignore it)."""
-        self._dice_count = count
-        if hasattr(self._source, "next_count"):
-            self._source.next_count = count
+    def expect(self, count: int | None) -> None:
+        """The game expects ``count`` dice thrown next (0: none now, None: no dice game): the reader
+        is told, and a demo table throws them (safe from any thread)."""
+        self._expected = count
+        if self.watcher is not None:
+            self.watcher.thrown = count
+        expect = getattr(self._source, "expect", None)
+        if expect is not None:
+            expect(count)
 
     def stop(self) -> None:
         """End the loop after the frame in hand (safe from any thread)."""
@@ -129,7 +133,7 @@ class CaptureWorker(QObject):
             return
         source, note = opened
         self._source = source
-        self.set_dice_count(self._dice_count)
+        self.expect(self._expected)
         try:
             self.opened.emit(str(getattr(source, "name", self.spec)), note)
             try:
@@ -139,11 +143,12 @@ class CaptureWorker(QObject):
                 self._frames_only(source)
                 return
             self.watcher = Watcher(source, reader, self.profile)
+            self.watcher.thrown = self._expected
             if self._stop.is_set():
                 return
             for step in self.watcher:
                 for event in step.events:
-                    self.table_event.emit(event, step.frame)
+                    self.table_event.emit(event, step)
                 if self._view_free.is_set():
                     self._view_free.clear()
                     self.stepped.emit(step)
