@@ -1,0 +1,90 @@
+"""A whole game from a recording with no window (``scorekeeper watch --game``): the same score
+sheet as the same game typed into ``play``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorekeeper.cli import build_parser
+from scorekeeper.cli.play import Session
+from scorekeeper.cli.watch import run as watch
+from scorekeeper.export import csv_text, score_sheet
+from scorekeeper.game import Game
+from scorekeeper.pipeline.demo import Choreography
+from scorekeeper.rules import load_rules
+from scorekeeper.table.camera_game import CoachChooser
+from tests.pipeline_films import FilmReader, write_video
+
+
+def coached_game(seed: int, max_rolls: int) -> tuple[list[list[int]], list[str]]:
+    """Rolls of a whole retail game for Ann and Bob played by the coach, and the same game as the
+    lines typed into ``play``."""
+    rng = np.random.default_rng(seed)
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    coach = CoachChooser(game.state)
+    rolls: list[list[int]] = []
+    typed: list[str] = []
+    while not game.state.over and len(rolls) < max_rolls:
+        state = game.state
+        assert state.turn is not None
+        roll = [int(v) for v in rng.integers(1, 7, state.turn.dice_left)]
+        rolls.append(roll)
+        typed.append(" ".join(map(str, roll)))
+        game.roll(roll)
+        scored = game.state.roll_score()
+        assert scored is not None
+        if scored.farkle:
+            game.farkle()
+            typed.append("f")
+            continue
+        keep = coach.keep(game.state)
+        game.keep(keep)
+        typed.append(f"k {keep}")
+        state = game.state
+        if state.can_bank() and (not state.can_roll() or coach.bank(state)):
+            game.bank()
+            typed.append("b")
+    assert game.state.over, "the seed's game ends within max_rolls"
+    return rolls, typed
+
+
+def film_of(rolls: list[list[int]], seed: int) -> Choreography:
+    """Each roll thrown onto the table, at rest for half a second, then picked up."""
+    film = Choreography(320, 240, seed=seed)
+    film.empty(5)
+    for roll in rolls:
+        film.throw(roll, frames=10)
+        film.rest(16)
+        film.empty(16)
+    return film
+
+
+def sheet_rows(text: str) -> list[str]:
+    """The CSV sheet without its two time stamps."""
+    return [line for line in text.splitlines() if not line.startswith(("started,", "exported,"))]
+
+
+@pytest.mark.slow
+def test_a_whole_game_from_a_recording_ends_with_the_sheet_of_the_same_game_typed_into_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    rolls, typed = coached_game(seed=11, max_rolls=200)
+    film = film_of(rolls, seed=11)
+    scenes = film.drain()
+    video = tmp_path / "game.avi"
+    labels = write_video(scenes, video)
+    reader = FilmReader(scenes, labels, seed=3).by_picture(video)
+
+    sheet = tmp_path / "camera.csv"
+    args = ["watch", f"video:{video}", "--game", "--rules", "retail", "--players", "Ann,Bob", "--sheet", str(sheet)]
+    assert watch(build_parser().parse_args(args), reader=reader) == 0
+
+    played = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    Session(played, io.StringIO(), None).run(io.StringIO("\n".join(typed) + "\n"), interactive=False)
+    assert played.state.over
+    assert sheet_rows(sheet.read_text()) == sheet_rows(csv_text(score_sheet(played.events)))
+
