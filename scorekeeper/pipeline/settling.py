@@ -99,9 +99,10 @@ class TableState(enum.Enum):
 class SettleParams:
     """How still is still. Frame counts assume a camera of about 30 frames per second."""
 
-    settle_frames: int = 10
-    """Frames the dice must lie still before the roll is taken: a third of a second, longer than a
-    hop's brief pause, short enough that the roll shows while the thrower still looks."""
+    settle_frames: int = 14
+    """Frames the dice must lie still before the roll is taken: just under half a second, longer
+    than the pauses of a bounce (which must not be taken), short enough that a rest of half a
+    second is, and that the roll shows while the thrower still looks."""
     iou: float = 0.3
     """A box overlapping a tracked die's box this much (camera shift taken out) is that die."""
     drift: float = 0.15
