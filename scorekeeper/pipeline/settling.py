@@ -340,12 +340,16 @@ class Settler:
         time: float = 0.0,
         size: tuple[int, int] | None = None,
         picture_moving: bool = False,
+        camera: tuple[float, float] = (0.0, 0.0),
     ) -> list[SettleEvent]:
         """Take one frame's dice (those in the rolling area); ``size`` (width, height) lets dice cut
         by the frame edge be marked unsure; ``picture_moving`` says something moved in the area
         that the reader may not have seen as a die (a blurred die in flight): no roll is taken
-        then. Returns the events, usually none."""
+        then; ``camera`` is how far the camera moved the picture since the last frame (px, from the
+        table's texture or the dice): the dice are judged on the table with it taken out, so a lone
+        die too settles under a handheld camera. Returns the events, usually none."""
         self._tick += 1
+        self._offset = self._offset + np.array(camera, np.float64)
         index = self._tick if frame is None else frame
         events: list[SettleEvent] = []
         p = self.params

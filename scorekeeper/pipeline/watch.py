@@ -45,6 +45,20 @@ sensor noise and compression stay well below it, a die, a hand or a bumped camer
 MOVED = 24
 """Change, in grey levels, of an 8x8 block's mean from one frame to the next that is motion there."""
 
+CAMERA_MOVED = 1.0
+"""Shift, px from one frame to the next, from which the camera counts as moved (hand-held, knocked)."""
+
+TEXTURED = 0.3
+"""Phase-correlation peak from which the table shows its own shift (a carpet, wood grain, a
+cloth's weave); plain felt gives less and tells nothing."""
+
+MAX_SHAKE = 12.0
+"""Largest shift, px from one frame to the next, taken for the camera's: a hand shakes a camera
+by a few px a frame; more is a hand or dice sweeping across, or a cut."""
+
+AGREE = 2.0
+"""Dice moving alike within this many px of each other: the camera moved, not the dice."""
+
 LOCAL_SHARE = 0.25
 """Motion in less than this share of the rolling area is something moving in it (a die, a hand);
 more is the whole picture changing (a bumped camera, an exposure jump), which is no die moving."""
@@ -122,6 +136,11 @@ class Watcher:
         self._read_thumb: NDArray[np.uint8] | None = None
         self._last_thumb: NDArray[np.uint8] | None = None
         self._mask: NDArray[np.bool_] = np.zeros((0, 0), bool)
+        self._last_centres: NDArray[np.float64] = np.zeros((0, 2))
+        self._last_gray: NDArray[np.float32] | None = None
+        self._hanning: NDArray[np.float32] | None = None
+        self.shift: NDArray[np.float64] = np.zeros(2)
+        """How far the camera moved the picture between the last two frames read, px (x, y)."""
         self._reused = 0
         self.frames_read = 0
         """How many frames the reader actually read."""
@@ -129,17 +148,13 @@ class Watcher:
         """Dice the game expects thrown into the rolling area (None or 0: not known); set from any
         thread. The reader is told these and the dice last seen set aside are on the table."""
 
-    def _look(self, image: NDArray[np.uint8]) -> tuple[bool, bool]:
-        """Whether the picture is (about) the one last read, and whether something moves in the
-        rolling area from the last frame to this one, from an eighth-size grey thumbnail."""
+    def _look(self, image: NDArray[np.uint8]) -> tuple[bool, NDArray[np.uint8], NDArray[np.uint8] | None]:
+        """Whether the picture is (about) the one last read; this frame's eighth-size grey
+        thumbnail, and the last frame's (None at the start or after a size change)."""
         height, width = image.shape[:2]
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         thumb = np.asarray(cv2.resize(gray, (max(1, width // 8), max(1, height // 8)), interpolation=cv2.INTER_AREA), np.uint8)
-        moving = False
-        if self._last_thumb is not None and self._last_thumb.shape == thumb.shape:
-            changed = (cv2.absdiff(thumb, self._last_thumb) > MOVED) & self._area_mask(thumb.shape)
-            # A die or a hand changes a small part of the area; a bumped camera or an exposure jump changes all of it.
-            moving = bool(changed.any()) and float(changed.mean()) < LOCAL_SHARE * float(self._mask.mean())
+        last = self._last_thumb if self._last_thumb is not None and self._last_thumb.shape == thumb.shape else None
         self._last_thumb = thumb
         # Only while the settler is quiet: every frame of a rest being voted on, or of dice stirring, is read.
         if (
@@ -150,10 +165,82 @@ class Watcher:
             and int(cv2.absdiff(thumb, self._read_thumb).max()) <= UNCHANGED
         ):
             self._reused += 1
-            return True, moving
+            return True, thumb, last
         self._read_thumb = thumb
         self._reused = 0
-        return False, moving
+        return False, thumb, last
+
+    def _camera_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64]:
+        """How far the camera moved the picture since the last frame read, px: the shift the dice
+        found agree on (two at least, within ``AGREE`` px of each other), unless the table shows its
+        own shift (``_table_motion``): dice pushed along together are no camera. None else."""
+        centres = (found.boxes[:, :2] + found.boxes[:, 2:]).astype(np.float64) / 2
+        last, self._last_centres = self._last_centres, centres
+        table = self._table_motion(image, found)
+        if table is not None:
+            return table
+        table = np.zeros(2)
+        if len(centres) < 2 or len(last) < 2:
+            return table
+        sizes = (found.boxes[:, 2] - found.boxes[:, 0]).astype(np.float64)
+        gaps = np.linalg.norm(centres[:, None, :] - last[None, :, :], axis=2)
+        nearest = gaps.argmin(axis=1)
+        near = gaps[np.arange(len(centres)), nearest] <= sizes / 2
+        if near.sum() < 2:
+            return table
+        moves = centres[near] - last[nearest[near]]
+        shift = np.median(moves, axis=0)
+        agreeing = np.linalg.norm(moves - shift, axis=1) <= AGREE
+        return np.asarray(shift, np.float64) if agreeing.sum() >= 2 and np.hypot(*shift) <= MAX_SHAKE else table
+
+    def _table_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64] | None:
+        """The table's shift since the last frame read, px, by phase correlation of half-size grey
+        pictures with the dice found blotted out (a lone die must not tell its own slide for the
+        camera's); None where the table is too plain to tell (felt), or the shift is implausible."""
+        height, width = image.shape[:2]
+        gray = np.asarray(cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (width // 2, height // 2), interpolation=cv2.INTER_AREA), np.float32)
+        fill = float(gray.mean())
+        for x0, y0, x1, y1 in found.boxes:
+            gray[max(0, int(y0 / 2) - 2) : int(y1 / 2) + 3, max(0, int(x0 / 2) - 2) : int(x1 / 2) + 3] = fill
+        last, self._last_gray = self._last_gray, gray
+        if last is None or last.shape != gray.shape:
+            return None
+        if self._hanning is None or self._hanning.shape != gray.shape:
+            self._hanning = np.asarray(cv2.createHanningWindow((gray.shape[1], gray.shape[0]), cv2.CV_32F), np.float32)
+        (dx, dy), response = cv2.phaseCorrelate(last, gray, self._hanning)
+        if response < TEXTURED or np.hypot(dx, dy) * 2 > MAX_SHAKE:
+            return None
+        return np.array([dx * 2, dy * 2])
+
+    def _moving(self, image: NDArray[np.uint8], thumb: NDArray[np.uint8], last: NDArray[np.uint8] | None, found: Detections) -> bool:
+        """Whether something moves in the rolling area from the last frame to this one that the
+        reader may not have found (a blurred die in flight), from the thumbnails' 8x8 blocks.
+
+        Brightness is matched first, so an exposure or white-balance jump is no motion. When the
+        camera moved (a handheld or knocked camera: ``_camera_motion``), the
+        last picture is moved with it first, and the dice found are left to the settler (their pips
+        and edges flicker under a shift of a fraction of a block). Change over most of the area is
+        the whole picture changing, which is no die moving."""
+        shift = self._camera_motion(image, found)
+        self.shift = np.zeros(2)
+        if last is None:
+            return False
+        now = thumb.astype(np.float32)
+        before = last.astype(np.float32) * (float(thumb.mean()) / max(float(last.mean()), 1.0))
+        camera = bool(np.hypot(*shift) >= CAMERA_MOVED)
+        if camera:
+            moved = np.array([[1, 0, shift[0] / 8], [0, 1, shift[1] / 8]], np.float32)
+            size = (thumb.shape[1], thumb.shape[0])
+            before = np.asarray(cv2.warpAffine(before, moved, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float32)
+            self.shift = np.asarray(shift, np.float64)
+        changed = (np.abs(now - before) > MOVED) & self._area_mask(thumb.shape)
+        if not changed.any() or float(changed.mean()) >= LOCAL_SHARE * float(self._mask.mean()):
+            return False
+        if camera:
+            rows, cols = changed.shape
+            for x0, y0, x1, y1 in found.boxes:
+                changed[max(0, int(y0 // 8) - 1) : min(rows, int(y1 // 8) + 2), max(0, int(x0 // 8) - 1) : min(cols, int(x1 // 8) + 2)] = False
+        return bool(changed.any())
 
     def _area_mask(self, shape: tuple[int, ...]) -> NDArray[np.bool_]:
         if self._mask.shape != shape[:2]:
@@ -191,15 +278,19 @@ class Watcher:
         self.latest_frame = frame
         width, height = frame.size
         events: list[SettleEvent] = []
-        unchanged, moving = self._look(frame.image)
+        unchanged, thumb, last = self._look(frame.image)
         if self.latest is not None and unchanged:
             # Nothing changed on a quiet table: the last reading stands and settling has nothing new.
             dice, aside = self.latest.dice, self.latest.aside
         else:
             self.frames_read += 1
             found = self.reader.read(frame.image, dice=self.dice_on_table())
-            dice, aside = split_by_area(self.profile, one_box_per_die(found), width, height)
-            events = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving)
+            found = one_box_per_die(found)
+            dice, aside = split_by_area(self.profile, found, width, height)
+            moving = self._moving(frame.image, thumb, last, found)
+            events = self.settler.update(
+                dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=(float(self.shift[0]), float(self.shift[1]))
+            )
         self._times.append(time.perf_counter())
         fps = (len(self._times) - 1) / (self._times[-1] - self._times[0]) if len(self._times) > 1 and self._times[-1] > self._times[0] else 0.0
         self.latest = WatchStep(frame, dice, aside, tuple(events), self.settler.state, fps)
