@@ -24,6 +24,7 @@ from scorekeeper.pipeline.demo import Choreography, render_scene
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.pipeline.sources import BaseSource, Frame
 from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.vision.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.render import Scene, TableLook
 from tests.pipeline_films import FilmReader
@@ -216,3 +217,72 @@ RENDERED = {
 def test_every_rest_of_half_a_second_is_taken_once_with_its_roll_on_rendered_clips(name: str) -> None:
     clip = RENDERED[name]()
     assert [event.roll() for event in settled(clip)] == [sorted(roll) for roll in clip.rolls]
+
+
+PHOTOS = ("IMG_20191208_111820", "IMG_20191208_112214")
+"""Two test-split photos of byler_d6 (6 and 7 dice): the first roll of a clip, then the second."""
+
+
+def photo(stem: str) -> tuple[NDArray[np.uint8], Detections]:
+    image = cv2.imread(str(DATA / "images" / f"{stem}.jpg"))
+    assert image is not None, stem
+    height, width = image.shape[:2]
+    return image, parse_yolo_labels((DATA / "labels" / f"{stem}.txt").read_text(), width, height)
+
+
+def photo_clip(seed: int, frames: int = 40, exposure: bool = False, hand: bool = False) -> Clip:
+    """The photos in turn, ``frames`` each (the clip starts with the first one's dice at rest),
+    filmed by a handheld camera: each frame the photo moves by a homography that drifts and
+    shakes (a few px of shift, a little turn and tilt); with ``exposure``, the brightness steps
+    every 12 frames; with ``hand``, a hand crosses over the dice halfway through each photo."""
+    rng = np.random.default_rng(seed)
+    images, truth, rolls = [], [], []
+    for stem in PHOTOS:
+        image, labels = photo(stem)
+        height, width = image.shape[:2]
+        rolls.append(labels.roll())
+        drift = np.zeros(2)
+        for t in range(frames):
+            drift += rng.normal(0, 0.8, 2)
+            dx, dy = drift + rng.uniform(-3, 3, 2)
+            turn = np.deg2rad(rng.uniform(-0.4, 0.4))
+            tilt = rng.uniform(-2e-6, 2e-6, 2)
+            moved = np.array(
+                [[np.cos(turn), -np.sin(turn), dx], [np.sin(turn), np.cos(turn), dy], [tilt[0], tilt[1], 1.0]]
+            ) @ np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1]])
+            moved = np.array([[1, 0, width / 2], [0, 1, height / 2], [0, 0, 1]]) @ moved
+            frame = cv2.warpPerspective(image, moved, (width, height), borderMode=cv2.BORDER_REFLECT)
+            corners = np.stack(
+                [labels.boxes[:, [0, 1]], labels.boxes[:, [2, 1]], labels.boxes[:, [2, 3]], labels.boxes[:, [0, 3]]], axis=1
+            ).reshape(-1, 1, 2)
+            placed = cv2.perspectiveTransform(corners.astype(np.float64), moved).reshape(-1, 4, 2)
+            boxes = np.concatenate([placed.min(axis=1), placed.max(axis=1)], axis=1)
+            seen = np.ones(len(labels), bool)
+            if exposure:
+                gain = (1.0, 1.3, 0.75, 1.15)[(t // 12) % 4]
+                frame = np.clip(frame * gain, 0, 255).astype(np.uint8)
+            if hand and frames // 2 <= t < frames // 2 + 12:
+                u = (t - frames // 2) / 11
+                centre = (int(-120 + (width + 240) * u), height // 2)
+                cv2.ellipse(frame, centre, (150, 95), 20, 0, 360, (125, 165, 215), -1)
+                cv2.ellipse(frame, centre, (150, 95), 20, 0, 360, (90, 120, 170), 6)
+                middle = (boxes[:, :2] + boxes[:, 2:]) / 2
+                seen = np.hypot((middle[:, 0] - centre[0]) / 150, (middle[:, 1] - centre[1]) / 95) > 1.1
+            images.append(frame)
+            truth.append(Detections(boxes[seen].astype(np.float32), labels.values[seen], np.full(int(seen.sum()), 0.95, np.float32)))
+    return Clip(images, truth, rolls)
+
+
+PHOTO_CLIPS = {
+    "real photos, handheld (homography jitter), starting at rest": lambda: photo_clip(1),
+    "real photos, handheld, exposure steps": lambda: photo_clip(2, exposure=True),
+    "real photos, handheld, a hand occluding the dice": lambda: photo_clip(3, frames=50, hand=True),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not DATA.is_dir(), reason="the real photos (../shared/data/byler_d6) are not here")
+@pytest.mark.parametrize("name", list(PHOTO_CLIPS))
+def test_every_rest_is_taken_once_on_clips_made_from_real_photos(name: str) -> None:
+    clip = PHOTO_CLIPS[name]()
+    assert [event.roll() for event in settled(clip)] == clip.rolls

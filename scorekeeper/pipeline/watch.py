@@ -218,8 +218,9 @@ class Watcher:
 
         Brightness is matched first, so an exposure or white-balance jump is no motion. When the
         camera moved (a handheld or knocked camera: ``_camera_motion``), the
-        last picture is moved with it first, and the dice found are left to the settler (their pips
-        and edges flicker under a shift of a fraction of a block). Change over most of the area is
+        last picture is moved with it first, a block changes only where it differs from all the
+        blocks around it (a camera turns and tilts a little too), and the dice found are left to
+        the settler (their pips and edges flicker under a shift of a fraction of a block). Change over most of the area is
         the whole picture changing, which is no die moving."""
         shift = self._camera_motion(image, found)
         self.shift = np.zeros(2)
@@ -233,7 +234,14 @@ class Watcher:
             size = (thumb.shape[1], thumb.shape[0])
             before = np.asarray(cv2.warpAffine(before, moved, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float32)
             self.shift = np.asarray(shift, np.float64)
-        changed = (np.abs(now - before) > MOVED) & self._area_mask(thumb.shape)
+        if camera:
+            # what the shift leaves (a little turn or tilt, pips and edges at a fraction of a block)
+            # is within the blocks around
+            around = np.ones((3, 3), np.uint8)
+            off = np.maximum(cv2.erode(before, around) - now, now - cv2.dilate(before, around))
+        else:
+            off = np.abs(now - before)
+        changed = (off > MOVED) & self._area_mask(thumb.shape)
         if not changed.any() or float(changed.mean()) >= LOCAL_SHARE * float(self._mask.mean()):
             return False
         if camera:
