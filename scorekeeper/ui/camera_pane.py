@@ -104,6 +104,8 @@ class CameraPane(QWidget):
         self.latest: WatchStep | None = None
         self.picker: DiePicker | None = None
         self.source_name = ""
+        self.reader_note = ""
+        """Why the dice reader could not be loaded ("" while it reads)."""
         self.shown_at: deque[float] = deque(maxlen=61)
         self.session = TableSession(
             controller, controller.home / "corrections", die_size=self.profile.die_size, on_change=self.redraw, on_expect=self.expect
@@ -208,7 +210,8 @@ class CameraPane(QWidget):
         self.source_changed.emit(f"Source: {name}" + (f". {note}" if note else ""))
 
     def reader_missing(self, why: str) -> None:
-        self.note = f"Dice reader unavailable ({why}): the camera is shown, type the dice."
+        self.reader_note = f"Dice reader unavailable ({why}): the camera is shown, type the dice."
+        self.note = self.reader_note
         self.redraw()
 
     def camera_lost(self, why: str) -> None:
@@ -228,7 +231,7 @@ class CameraPane(QWidget):
         self.view.show_frame(step.frame.image, self.overlay())
         self.shown_at.append(time.perf_counter())
         self.step_shown.emit(step)
-        reading = "camera only" if self.note.startswith("Dice reader unavailable") else f"dice {step.state}, {step.fps:.0f} frames/s read"
+        reading = "camera only" if self.reader_note else f"dice {step.state}, {step.fps:.0f} frames/s read"
         self.status.setText(f"{self.source_name}: {reading}, {self.view_fps():.0f} frames/s shown. Calibration: {self.profile_name}")
         if self.capture is not None:
             self.capture.worker.view_ready()
