@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,7 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.pipeline.calibration import CalibrationProfile, split_by_area
-from scorekeeper.pipeline.settling import SettleEvent, SettleParams, Settler, TableState, one_box_per_die
+from scorekeeper.pipeline.empty_table import EmptyTable
+from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.pipeline.sources import Frame, FrameSource
 from scorekeeper.vision.detections import Detections, DiceReader
 
@@ -44,6 +45,14 @@ sensor noise and compression stay well below it, a die, a hand or a bumped camer
 
 MOVED = 24
 """Change, in grey levels, of an 8x8 block's mean from one frame to the next that is motion there."""
+
+FORGET_SHIFT = 4.0
+"""The picture moved this far, px, from the one the empty table was learned in (its texture
+says): the camera moved, and the empty table's finds are forgotten."""
+
+FORGET_CHECK = 15
+"""Frames read between two looks at whether the camera moved since the empty table was learned
+(looked at at once when the table's texture says the picture moved)."""
 
 CAMERA_MOVED = 1.0
 """Shift, px from one frame to the next, from which the camera counts as moved (hand-held, knocked)."""
@@ -113,6 +122,7 @@ class Watcher:
         profile: CalibrationProfile | None = None,
         settle: SettleParams | None = None,
         reuse: int = REUSE_FRAMES,
+        empty_table: EmptyTable | None = None,
     ) -> None:
         self.source = source
         self.reader = reader
@@ -144,6 +154,13 @@ class Watcher:
         self._reused = 0
         self.frames_read = 0
         """How many frames the reader actually read."""
+        self.empty_table = empty_table if empty_table is not None else EmptyTable()
+        """What the reader finds on the table itself, not offered as dice (the window keeps one
+        across reconnections and calibrations)."""
+        self._learn_empty = threading.Event()
+        self._table_seen: NDArray[np.float32] | None = None
+        self._table_shifted = False
+        self._reads_since_check = 0
         self.thrown: int | None = None
         """Dice the game expects thrown into the rolling area (None or 0: not known); set from any
         thread. The reader is told these and the dice last seen set aside are on the table."""
@@ -177,6 +194,7 @@ class Watcher:
         centres = (found.boxes[:, :2] + found.boxes[:, 2:]).astype(np.float64) / 2
         last, self._last_centres = self._last_centres, centres
         table = self._table_motion(image, found)
+        self._table_shifted = table is not None and bool(np.hypot(*table) >= CAMERA_MOVED)
         if table is not None:
             return table
         table = np.zeros(2)
@@ -205,9 +223,17 @@ class Watcher:
         last, self._last_gray = self._last_gray, gray
         if last is None or last.shape != gray.shape:
             return None
-        if self._hanning is None or self._hanning.shape != gray.shape:
-            self._hanning = np.asarray(cv2.createHanningWindow((gray.shape[1], gray.shape[0]), cv2.CV_32F), np.float32)
-        (dx, dy), response = cv2.phaseCorrelate(last, gray, self._hanning)
+        shift = self._shift_between(last, gray)
+        if shift is not None and np.hypot(*shift) < CAMERA_MOVED:
+            return np.zeros(2)  # a fraction of a pixel: the estimate's own noise
+        return shift
+
+    def _shift_between(self, before: NDArray[np.float32], after: NDArray[np.float32]) -> NDArray[np.float64] | None:
+        """The shift of ``after`` from ``before`` (half-size pictures), px of the frame; None where
+        the table is too plain to tell, or the shift is implausible."""
+        if self._hanning is None or self._hanning.shape != after.shape:
+            self._hanning = np.asarray(cv2.createHanningWindow((after.shape[1], after.shape[0]), cv2.CV_32F), np.float32)
+        (dx, dy), response = cv2.phaseCorrelate(before, after, self._hanning)
         if response < TEXTURED or np.hypot(dx, dy) * 2 > MAX_SHAKE:
             return None
         return np.array([dx * 2, dy * 2])
@@ -250,6 +276,29 @@ class Watcher:
                 changed[max(0, int(y0 // 8) - 1) : min(rows, int(y1 // 8) + 2), max(0, int(x0 // 8) - 1) : min(cols, int(x1 // 8) + 2)] = False
         return bool(changed.any())
 
+    def _without_the_table(self, image: NDArray[np.uint8], found: Detections) -> Detections:
+        """``found`` less the empty table's own finds; the empty table is learned first where asked
+        (``learn_empty_table``), and forgotten where the picture has moved since it was learned."""
+        if self._learn_empty.is_set():
+            self._learn_empty.clear()
+            self._remember_table(image, lambda: self.empty_table.learn(image, found))
+        self._reads_since_check += 1
+        due = self._reads_since_check >= FORGET_CHECK or self._table_shifted
+        if len(self.empty_table) and self._table_seen is not None and due:
+            self._reads_since_check = 0
+            shift = self._shift_between(self._table_seen, self._last_gray) if self._last_gray is not None else None
+            if shift is not None and np.hypot(*shift) > FORGET_SHIFT:
+                self.empty_table.forget()
+                self._table_seen = None
+        return self.empty_table.dice(image, found)
+
+    def _remember_table(self, image: NDArray[np.uint8], learn: Callable[[], None]) -> None:
+        """Learn the empty table, and keep the picture it was first learned in (to tell a moved camera by)."""
+        before = len(self.empty_table)
+        learn()
+        if len(self.empty_table) > before and self._table_seen is None:
+            self._table_seen = self._last_gray
+
     def _area_mask(self, shape: tuple[int, ...]) -> NDArray[np.bool_]:
         if self._mask.shape != shape[:2]:
             height, width = shape[:2]
@@ -266,6 +315,11 @@ class Watcher:
         if not thrown:
             return None
         return thrown + (len(self.latest.aside) if self.latest is not None else 0)
+
+    def learn_empty_table(self) -> None:
+        """The table holds no dice now: remember what the reader finds in the next frame read as
+        part of the table (safe from any thread)."""
+        self._learn_empty.set()
 
     def stop(self) -> None:
         """Ask the loop to end after the frame in hand (safe from any thread)."""
@@ -294,11 +348,15 @@ class Watcher:
             self.frames_read += 1
             found = self.reader.read(frame.image, dice=self.dice_on_table())
             found = one_box_per_die(found)
-            dice, aside = split_by_area(self.profile, found, width, height)
             moving = self._moving(frame.image, thumb, last, found)
+            found = self._without_the_table(frame.image, found)
+            dice, aside = split_by_area(self.profile, found, width, height)
             events = self.settler.update(
                 dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=(float(self.shift[0]), float(self.shift[1]))
             )
+            for event in events:
+                if event.kind is EventKind.SETTLED:
+                    self._remember_table(frame.image, lambda: self.empty_table.settled(frame.image, event.dice))
         self._times.append(time.perf_counter())
         fps = (len(self._times) - 1) / (self._times[-1] - self._times[0]) if len(self._times) > 1 and self._times[-1] > self._times[0] else 0.0
         self.latest = WatchStep(frame, dice, aside, tuple(events), self.settler.state, fps)

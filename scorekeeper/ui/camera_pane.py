@@ -16,6 +16,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
+from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.table.session import DiceOnTable, TableSession
@@ -104,6 +105,8 @@ class CameraPane(QWidget):
         self.latest: WatchStep | None = None
         self.picker: DiePicker | None = None
         self.source_name = ""
+        self.empty_table = EmptyTable()
+        """The empty table's own finds, kept across reconnections and calibrations."""
         self.reader_note = ""
         """Why the dice reader could not be loaded ("" while it reads)."""
         self.shown_at: deque[float] = deque(maxlen=61)
@@ -137,7 +140,7 @@ class CameraPane(QWidget):
         self.stop()
         self.banner.hide()
         self.view.show_message("Opening the camera...")
-        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, self.opener)
+        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, self.opener, self.empty_table)
         worker.expect(self.session.expected)
         worker.opened.connect(self.opened)
         worker.stepped.connect(self.stepped)
@@ -188,12 +191,18 @@ class CameraPane(QWidget):
 
         dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self)
         dialog.saved.connect(self.use_profile)
+        dialog.empty_table.connect(self.learn_empty_table)
         self.step_shown.connect(dialog.show_step)
         dialog.finished.connect(lambda _: self.step_shown.disconnect(dialog.show_step))
         if self.latest is not None:
             dialog.show_step(self.latest)
         dialog.open()
         self.calibration_dialog = dialog
+
+    def learn_empty_table(self) -> None:
+        """The calibration's empty-table view: what the camera finds now is the table's."""
+        if self.capture is not None:
+            self.capture.worker.learn_empty_table()
 
     def use_profile(self, profile: CalibrationProfile) -> None:
         self.profile = profile

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from scorekeeper.pipeline.calibration import CalibrationProfile
+from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import TableState
 from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
 from scorekeeper.pipeline.watch import WatchStep, Watcher
@@ -66,9 +67,11 @@ class CaptureWorker(QObject):
         profile: CalibrationProfile,
         reader: ReaderFactory = default_reader,
         opener: SourceOpener = default_opener,
+        empty_table: EmptyTable | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec
+        self.empty_table = empty_table
         self.profile = profile
         self._reader_factory = reader
         self._opener = opener
@@ -88,6 +91,11 @@ class CaptureWorker(QObject):
         expect = getattr(self._source, "expect", None)
         if expect is not None:
             expect(count)
+
+    def learn_empty_table(self) -> None:
+        """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
+        if self.watcher is not None:
+            self.watcher.learn_empty_table()
 
     def stop(self) -> None:
         """End the loop after the frame in hand (safe from any thread)."""
@@ -142,7 +150,7 @@ class CaptureWorker(QObject):
                 self.reader_missing.emit(str(exc))
                 self._frames_only(source)
                 return
-            self.watcher = Watcher(source, reader, self.profile)
+            self.watcher = Watcher(source, reader, self.profile, empty_table=self.empty_table)
             self.watcher.thrown = self._expected
             if self._stop.is_set():
                 return
