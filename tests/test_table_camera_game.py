@@ -88,3 +88,29 @@ def test_a_whole_game_from_a_recording_ends_with_the_sheet_of_the_same_game_type
     assert played.state.over
     assert sheet_rows(sheet.read_text()) == sheet_rows(csv_text(score_sheet(played.events)))
 
+
+
+def test_a_decisions_file_makes_the_choices_and_a_bad_line_says_where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    scenes = film_of([[1, 5, 2, 3, 4, 6], [2, 2, 3, 3], [4, 4, 6, 6, 2, 3]], seed=5).drain()
+    video = tmp_path / "turns.avi"
+    labels = write_video(scenes, video)
+    decisions = tmp_path / "decisions.txt"
+    decisions.write_text("# Ann keeps the 1 and the 5, and rolls on\nk 1 5\nr\n")
+    args = ["watch", f"video:{video}", "--game", "--players", "Ann,Bob", "--decisions", str(decisions)]
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert "Ann rolls 1 2 3 4 5 6" in out and "keeps 1 5: turn 150" in out
+    assert "Ann rolls 2 2 3 3" in out and "FARKLE! Ann loses the turn" in out
+    assert "Bob rolls 2 3 4 4 6 6" in out and "The recording ended before the game did." in out
+
+    decisions.write_text("k 1 5\nmaybe\n")
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 2
+    assert f"{decisions}:2: expected 'b' (bank) or 'r' (roll on), got 'maybe'" in capsys.readouterr().err
+
+
+def test_game_options_without_a_game_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert watch(build_parser().parse_args(["watch", "demo", "--players", "Ann,Bob"])) == 2
+    assert "add --game" in capsys.readouterr().err
+    assert watch(build_parser().parse_args(["watch", "demo", "--game"])) == 2
+    assert "no players" in capsys.readouterr().err

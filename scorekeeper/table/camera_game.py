@@ -117,6 +117,7 @@ class CameraGame:
         self.watcher: Watcher | None = None
         self._asked = ""
         self._told: DiceOnTable | None = None
+        self._rolling_on: tuple[int, int, int] | None = None
 
     def _expect(self, count: int | None) -> None:
         if self.watcher is not None:
@@ -183,6 +184,12 @@ class CameraGame:
             return Kept(self.chooser.keep(state))
         if not turn.keeps or not state.can_bank():
             return None
-        if not state.can_roll() or self.chooser.bank(state):
+        if not state.can_roll():
             return Banked()
+        here = (len(state.history), len(turn.rolls), len(turn.keeps))
+        if here == self._rolling_on:
+            return None  # chosen already: the next roll is awaited
+        if self.chooser.bank(state):
+            return Banked()
+        self._rolling_on = here
         return None
