@@ -45,7 +45,7 @@ def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProf
 
 
 class CameraPane(QWidget):
-    """Live view, camera banner and status; turns settled dice into the game's rolls."""
+    """Live view, camera banner and status: draws what the table session says, forwards taps to it."""
 
     source_changed = Signal(str)
     """What the status bar should say about the source."""
