@@ -45,13 +45,17 @@ def rolls_of(film: Choreography, tmp_path: Path, learn_first: bool = False) -> l
         return [event.roll() for event in watcher.events() if event.kind is EventKind.SETTLED]
 
 
+SPOTS = [(60.0, 150.0), (150.0, 105.0), (215.0, 180.0)]
+"""Where the dice of every throw land."""
+
+
 def three_rolls(seed: int) -> Choreography:
     """Three throws onto the same spots, each picked up again: a die landing where one lay is no
     part of the table. The table is a cloth, whose weave shows the camera moving."""
     film = Choreography(320, 240, seed=seed, table=TableLook(kind="cloth", color=(70, 90, 150), color2=(40, 60, 110), seed=seed))
     film.empty(10)
     for roll in ([1, 5, 6], [2, 2], [4, 6, 6]):
-        film.throw(roll, frames=12, spots=[(60.0 + 70 * i, 150.0) for i in range(len(roll))])
+        film.throw(roll, frames=12, spots=SPOTS[: len(roll)])
         film.rest(25)
         film.sweep(12)
         film.empty(20)
@@ -71,6 +75,6 @@ def test_the_empty_table_learned_at_calibration_is_never_a_die(tmp_path: Path) -
 def test_a_moved_camera_forgets_the_table(tmp_path: Path) -> None:
     film = three_rolls(4)
     film.bump((6.0, 4.0), frames=2)  # the camera is knocked: the logo is elsewhere in the picture now
-    film.throw([3, 5], frames=12, spots=[(60.0, 150.0), (130.0, 150.0)])
+    film.throw([3, 5], frames=12, spots=SPOTS[:2])
     film.rest(25)
     assert rolls_of(film, tmp_path, learn_first=True)[-1] == [3, 3, 5]

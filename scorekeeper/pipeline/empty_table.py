@@ -95,11 +95,14 @@ class EmptyTable:
                 self.fixtures.append(item)
 
     def settled(self, image: NDArray[np.uint8], roll: Detections) -> None:
-        """A roll was taken: its finds that lay unchanged in the roll before are the table's."""
+        """A roll was taken: its finds that lay unchanged in the roll before are the table's, where
+        the rest of that roll was thrown again (the same dice settling again prove nothing)."""
         this = self._finds(image, roll)
-        for item in this:
-            if self._matches(self._last_roll, item) and not self._matches(self.fixtures, item):
-                self.fixtures.append(item)
+        stayed = [self._matches(self._last_roll, item) for item in this]
+        if not all(stayed):
+            for item, same in zip(this, stayed):
+                if same and not self._matches(self.fixtures, item):
+                    self.fixtures.append(item)
         self._last_roll = this
 
     def dice(self, image: NDArray[np.uint8], found: Detections) -> Detections:

@@ -494,9 +494,14 @@ class Settler:
         for track in self._tracks:
             sightings = sum(1 for tick in track.seen if tick > start)
             if sightings >= p.seen_share * window and track.since <= start + 1:
-                span = np.ptp(np.array(track.path), axis=0).max()
-                if span > p.drift * _sizes(track.box[None, :])[0]:
-                    return None  # creeping on, a little each frame: not at rest yet
+                # Creeping on, a little each frame: not at rest yet. Told by where the die lay early
+                # in the window against late in it (means of a third each), which a reader's jitter
+                # of a pixel or so on small dice does not move, unlike the path's whole span.
+                path = np.array(track.path)
+                third = max(1, len(path) // 3)
+                creep = float(np.linalg.norm(path[-third:].mean(axis=0) - path[:third].mean(axis=0)))
+                if creep > p.drift * _sizes(track.box[None, :])[0] / 2:
+                    return None
                 roll.append(track)
             elif sightings >= 2 and not patient:
                 return None  # a die seen now and then, or only lately at rest: wait
