@@ -114,3 +114,19 @@ def test_game_options_without_a_game_are_refused(capsys: pytest.CaptureFixture[s
     assert "add --game" in capsys.readouterr().err
     assert watch(build_parser().parse_args(["watch", "demo", "--game"])) == 2
     assert "no players" in capsys.readouterr().err
+
+
+def test_a_roll_with_a_die_not_read_is_taken_back_to_be_thrown_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    scenes = film_of([[1, 5, 2, 3, 4, 6], [1, 5, 2, 3, 4, 6]], seed=6).drain()
+    video = tmp_path / "missed.avi"
+    labels = write_video(scenes, video)
+    first_roll = len(scenes) // 2
+    # the reader never sees one die of the first throw
+    labels = [label[1:] if i < first_roll and len(label) == 6 else label for i, label in enumerate(labels)]
+    args = ["watch", f"video:{video}", "--game", "--players", "Ann,Bob", "--decisions", str(tmp_path / "d.txt")]
+    (tmp_path / "d.txt").write_text("k 1 5\nb\n")
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2, miss=0.0).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert "Only 5 of the 6 dice were read: the roll is taken back; throw them again." in out
+    assert "Ann banks 150: now 150." in out

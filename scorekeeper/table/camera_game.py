@@ -3,8 +3,8 @@
 The watch loop's steps go into the same :class:`~scorekeeper.table.session.TableSession` the
 window runs; each roll it takes is scored, and the choices between rolls (which dice to keep,
 bank or roll on) are made by a :class:`Chooser`: the coach's best play, or a decisions file.
-A roll that farkles is a Farkle, and a die read unsure is taken as read (no one is there to
-tap it; the game says so).
+A roll that farkles is a Farkle, a die read unsure is taken as read, and a roll with dice not
+read is taken back to be thrown again (no one is there to tap; the game says so).
 """
 
 from __future__ import annotations
@@ -158,6 +158,14 @@ class CameraGame:
             self._told = taken
             name = state.current.name if state.current is not None else ""
             self.say(f"{name} rolls {state.turn.roll}")
+        state = self.game.state
+        turn = state.turn
+        if turn is not None and turn.roll is not None and self.session.taken is not None and state.missing_dice():
+            # no one at the table to tap the die in: the roll goes back, the dice are thrown again
+            self.say(f"Only {len(turn.roll)} of the {turn.dice_left} dice were read: the roll is taken back; throw them again.")
+            self.game.undo()
+            self.session.game_changed()
+            return
         while (action := self._choice()) is not None:
             before = len(self.game.state.history)
             if not self.play.take(action):
