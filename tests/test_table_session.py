@@ -153,3 +153,18 @@ def test_the_dice_expected_follow_the_game_and_an_undone_roll_is_expected_again(
     table.game.farkle()
     table.session.game_changed()
     assert table.expected == [0, 6, 0, 6] and table.game.state.current.name == "Bob"
+
+
+def test_the_roll_is_drawn_while_its_dice_lie_where_they_were_read_and_the_live_finds_once_they_do_not(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    roll = dice("1 5 2 3 4 6")
+    table.settle(roll)
+    none = Detections.empty()
+    table.session.saw(roll[1:], none)  # a die missed in one frame
+    table.session.saw(roll, none)
+    assert table.session.drawing().frozen
+    for _ in range(3):  # a hand sweeps the first die away, before the dice count as moving
+        table.session.saw(roll[1:], none)
+    assert not table.session.drawing().frozen and table.session.tappable() is None
+    table.session.saw(roll, none)  # it was only covered: the roll lies as read again
+    assert table.session.drawing().frozen and table.session.tappable() is table.session.taken

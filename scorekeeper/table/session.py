@@ -38,6 +38,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+IN_PLACE = 0.3
+"""Share of a read die's box a find must cover for the die to lie where it was read."""
+
+ASTRAY_FRAMES = 3
+"""Frames in a row with a die of the roll taken not where it was read before the boxes drawn are
+the live finds (a hand sweeping the dice away, a die picked up), not the roll."""
+
 TAP_TO_CONFIRM = "Tap each flagged die (?) to confirm or correct it; the roll is taken then."
 
 
@@ -112,6 +119,8 @@ class DiceOnTable:
     """Which dice still wait for a tap."""
     read: tuple[int, ...] = ()
     """The values as the camera read them (what the roll event records)."""
+    read_boxes: tuple[tuple[float, float, float, float], ...] = ()
+    """The boxes of the dice as the camera read them (not those tapped in)."""
     corrections: list[tuple[int | None, int | None, Box, Path | None]] = field(default_factory=list)
     """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
     training); each becomes a game event with it."""
@@ -124,7 +133,20 @@ class DiceOnTable:
             [int(v) for v in dice.values],
             [bool(u) for u in unsure],
             tuple(int(v) for v in dice.values),
+            tuple((float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes),
         )
+
+    def in_place(self, live: Detections) -> bool:
+        """Whether every die the camera read still lies where it was read (a find overlapping its box)."""
+        if not self.read_boxes:
+            return True
+        if not len(live):
+            return False
+        read = np.array(self.read_boxes, np.float32)
+        ix = np.clip(np.minimum(read[:, None, 2], live.boxes[None, :, 2]) - np.maximum(read[:, None, 0], live.boxes[None, :, 0]), 0, None)
+        iy = np.clip(np.minimum(read[:, None, 3], live.boxes[None, :, 3]) - np.maximum(read[:, None, 1], live.boxes[None, :, 1]), 0, None)
+        area = (read[:, 2] - read[:, 0]) * (read[:, 3] - read[:, 1])
+        return bool(((ix * iy).max(axis=1) >= IN_PLACE * area).all())
 
     def detections(self) -> Detections:
         if not self.values:
@@ -189,7 +211,9 @@ class TableSession:
         self.taken: DiceOnTable | None = None
         """The roll the game has on the table, as the camera read it and taps corrected it."""
         self.on_table = False
-        """Whether the dice of ``taken`` still lie as they were read (nothing moved since)."""
+        """Whether the dice of ``taken`` still lie as they were read: drawn frozen, tappable."""
+        self._astray = 0
+        self._moved = False
         self.prompt = ""
         """What to ask the players now ("" for nothing)."""
         self._prompt_at: tuple[object, ...] | None = None
@@ -260,8 +284,22 @@ class TableSession:
     # what the camera says
 
     def saw(self, dice: Detections, aside: Detections) -> None:
-        """The dice found in the rolling area and set aside in the latest frame read."""
+        """The dice found in the rolling area and set aside in the latest frame read. The roll
+        taken is drawn (frozen) while its dice lie where they were read; once they do not for a
+        few frames (swept, picked up, covered by a hand) the live finds are, until they are back."""
         self.live, self.aside = dice, aside
+        if self.taken is None:
+            return
+        if self.taken.in_place(dice):
+            self._astray = 0
+            if not self.on_table and not self._moved:
+                self.on_table = True
+                self.on_change()
+        elif self.on_table:
+            self._astray += 1
+            if self._astray >= ASTRAY_FRAMES:
+                self.on_table = False
+                self.on_change()
 
     def table_event(self, event: SettleEvent, frame: NDArray[np.uint8]) -> None:
         """A settle event of the watch loop, and the picture it happened on."""
@@ -269,6 +307,7 @@ class TableSession:
             self._settled(event, frame)
             return
         self.on_table = False
+        self._moved = True
         if self.pending is not None:
             self.pending = None
         if self.prompt:
@@ -327,6 +366,8 @@ class TableSession:
         dice.unsure = [False] * len(dice.values)
         self.taken = dice
         self.on_table = True
+        self._moved = False
+        self._astray = 0
         self.prompt = ""
         self.game_changed()
 

@@ -82,6 +82,7 @@ class CameraPane(QWidget):
         row.addWidget(manual)
         self.banner.hide()
         self.status = QLabel()
+        self.status.setWordWrap(True)
         self.prompt = QLabel()
         self.prompt.setWordWrap(True)
         font = self.prompt.font()

@@ -148,7 +148,8 @@ class CameraView(QWidget):
         if self.overlay.caption:
             font.setPointSize(max(font.pointSize() - 6, 9))
             painter.setFont(font)
-            tag = QRectF(x, y, min(self.image.width() * scale, 14.0 + 9.0 * len(self.overlay.caption)), 26)
+            # along the bottom of the picture, clear of the dice's value tags (drawn above each box)
+            tag = QRectF(x, y + height * scale - 26, min(width * scale, 14.0 + 9.0 * len(self.overlay.caption)), 26)
             painter.fillRect(tag, QColor(0, 0, 0, 170))
             painter.setPen(QColor("white") if self.overlay.frozen else QColor("#bdc3c7"))
             painter.drawText(tag.adjusted(7, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self.overlay.caption)
