@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import box_iou
 
 SAME_PLACE = 0.5
 """IoU from which a find lies where a remembered one does."""
@@ -60,14 +61,6 @@ def _look(image: NDArray[np.uint8], box: NDArray[np.float32]) -> NDArray[np.floa
     return np.asarray(patch - patch.mean(), np.float32)
 
 
-def _iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
 class EmptyTable:
     """The finds of the table itself, learned and forgotten as the table and the camera say."""
 
@@ -81,7 +74,7 @@ class EmptyTable:
 
     def _matches(self, known: list[Fixture], item: Fixture) -> bool:
         return any(
-            _iou(item.box, other.box) >= SAME_PLACE and item.value == other.value and float(np.abs(item.look - other.look).mean()) <= SAME_LOOK
+            float(box_iou(item.box, other.box)[0, 0]) >= SAME_PLACE and item.value == other.value and float(np.abs(item.look - other.look).mean()) <= SAME_LOOK
             for other in known
         )
 

@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from scorekeeper.vision.processing import box_iou
 
 
 SAME_DIE = 0.5
@@ -232,17 +233,6 @@ class _Rest:
     unsure: NDArray[np.bool_]
     rests: tuple[tuple[int, int], ...]
     """Each die's track and the frame its rest began: a die still on that rest has not moved."""
-
-
-def _iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4): (n, m)."""
-    a = a[:, None, :]
-    ix = np.clip(np.minimum(a[..., 2], b[:, 2]) - np.maximum(a[..., 0], b[:, 0]), 0, None)
-    iy = np.clip(np.minimum(a[..., 3], b[:, 3]) - np.maximum(a[..., 1], b[:, 1]), 0, None)
-    inter = ix * iy
-    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return np.asarray(inter / np.maximum(area_a + area_b - inter, 1e-9))
 
 
 def _centres(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -443,7 +433,7 @@ class Settler:
         moved = False
         if self._tracks:
             rests = np.array([track.box for track in self._tracks])
-            overlap = _iou(rests, table)
+            overlap = box_iou(rests.astype(np.float32), table.astype(np.float32))
             drift = np.linalg.norm(_centres(rests)[:, None, :] - _centres(table)[None, :, :], axis=2)
             still = drift <= p.drift * _sizes(rests)[:, None]
             taken: set[int] = set()
