@@ -55,7 +55,7 @@ class LabelReader:
         self.labels = labels
         self.watcher: Watcher | None = None
 
-    def read(self, frame: np.ndarray) -> Detections:
+    def read(self, frame: np.ndarray, dice: int | None = None) -> Detections:
         assert self.watcher is not None and self.watcher.latest_frame is not None
         return self.labels[self.watcher.latest_frame.index]
 

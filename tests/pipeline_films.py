@@ -7,6 +7,7 @@ misread now and then, nonsense for dice that are tumbling, confusion after an ex
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +34,10 @@ def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Dete
         labels.append(truth)
     writer.release()
     return labels
+
+
+def _digest(image: NDArray[np.uint8]) -> bytes:
+    return hashlib.blake2b(np.ascontiguousarray(image).tobytes(), digest_size=16).digest()
 
 
 def tumbling(scene: Scene, labels: Detections) -> NDArray[np.bool_]:
@@ -68,16 +73,33 @@ class FilmReader:
         """Miss tumbling dice altogether (a reader that finds no die in a blur)."""
         self.index = 0
         self.clock: Callable[[], int] | None = None
+        self.pictures: dict[bytes, int] = {}
+        """Frame numbers by picture (:meth:`by_picture`)."""
         self._confused = 0
+
+    def by_picture(self, video: Path) -> FilmReader:
+        """Tell the frame from its picture (the frames of ``video`` as decoded): for a reader handed
+        to code that makes its own watcher, such as the watch command. Identical frames are one scene."""
+        capture = cv2.VideoCapture(str(video))
+        number = 0
+        ok, image = capture.read()
+        while ok:
+            self.pictures.setdefault(_digest(image), number)
+            number += 1
+            ok, image = capture.read()
+        capture.release()
+        return self
 
     def follow(self, watcher: Watcher) -> FilmReader:
         """Take the frame number from the watcher (which skips reading unchanged frames)."""
         self.clock = lambda: watcher.latest_frame.index if watcher.latest_frame is not None else 0
         return self
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         if self.clock is not None:
             self.index = self.clock()
+        elif self.pictures:
+            self.index = self.pictures[_digest(frame)]
         scene, labels = self.scenes[self.index], self.labels[self.index]
         if self.index and scene.exposure != self.scenes[self.index - 1].exposure:
             self._confused = 4  # a few frames of a washed-out or dark picture

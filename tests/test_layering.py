@@ -95,3 +95,26 @@ def test_the_import_check_sees_through_functions(tmp_path: Path) -> None:
     lazy = tmp_path / "lazy.py"
     lazy.write_text("import os\ndef f():\n    from PySide6.QtGui import QImage\nif os:\n    import PySide6\n")
     assert module_level_imports(lazy) == ["os", "PySide6"]
+
+
+LAYERS = {
+    "pipeline": ("scorekeeper.table", "scorekeeper.ui", "scorekeeper.cli", "PySide6"),
+    "table": ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6"),
+}
+"""Data flows one way, frames -> pipeline -> table session -> views: a package never imports the
+ones above it, nor Qt, anywhere (not even inside a function)."""
+
+
+def layered_files() -> list[Path]:
+    return sorted(path for package in LAYERS for path in (PACKAGE / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", layered_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_pipeline_and_the_table_session_import_nothing_above_them(path: Path) -> None:
+    above = LAYERS[path.relative_to(PACKAGE).parts[0]]
+    bad = [name for name in imported_modules(path) if name.startswith(above)]
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+
+
+def test_the_table_session_package_is_there() -> None:
+    assert {"session.py", "pictures.py", "camera_game.py"} <= {path.name for path in (PACKAGE / "table").glob("*.py")}

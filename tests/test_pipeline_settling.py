@@ -152,7 +152,7 @@ def test_dice_taken_out_or_nudged_are_not_a_new_roll_but_a_real_change_is() -> N
 
 def test_a_hand_passing_over_does_not_clear_but_an_empty_table_does() -> None:
     rest = [dice(SPOTS[:3], [1, 2, 3])] * 15
-    events = run(Settler(SettleParams(clear_frames=15)), rest + [Detections.empty()] * 10 + rest + [Detections.empty()] * 15)
+    events = run(Settler(SettleParams(settle_frames=10, clear_frames=15)), rest + [Detections.empty()] * 10 + rest + [Detections.empty()] * 15)
     assert [(kind, frame) for kind, frame, _ in events] == [("moving", 1), ("settled", 9), ("cleared", 54)]
 
 
@@ -164,7 +164,7 @@ def test_after_a_clear_the_same_dice_are_a_new_roll() -> None:
 
 def test_a_die_cut_by_the_frame_edge_is_unsure() -> None:
     cut = Detections(np.array([[0, 100, 14, 130], [100, 100, 130, 130]], np.float32), np.array([4, 2]), np.array([0.95, 0.95]))
-    settler = Settler()
+    settler = Settler(SettleParams(settle_frames=10))
     settled = [event for _ in range(12) for event in settler.update(cut, size=(320, 240)) if event.kind is EventKind.SETTLED]
     assert settled[0].unsure.tolist() == [True, False]
     assert cut_by_edge(cut.boxes, 320, 240).tolist() == [True, False]
@@ -172,7 +172,7 @@ def test_a_die_cut_by_the_frame_edge_is_unsure() -> None:
 
 def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> None:
     frames = [Detections(dice(SPOTS[:2], [3, 1]).boxes, np.array([3, 1]), np.array([0.95, 0.3]))] * 12
-    settler = Settler()
+    settler = Settler(SettleParams(settle_frames=10))
     settled = [event for found in frames for event in settler.update(found, time=1.5) if event.kind is EventKind.SETTLED][0]
     record = json.loads(json.dumps(settled.to_json()))
     assert record["event"] == "settled" and record["roll"] == [1, 3] and record["time"] == 1.5

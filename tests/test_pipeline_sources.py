@@ -129,7 +129,7 @@ def test_the_demo_table_is_endless_seeded_and_knows_its_dice() -> None:
 
 def test_the_demo_table_throws_settles_clears_and_throws_again() -> None:
     class Truth:
-        def read(self, image: np.ndarray) -> Detections:
+        def read(self, image: np.ndarray, dice: int | None = None) -> Detections:
             assert watcher.latest_frame is not None and watcher.latest_frame.truth is not None
             return watcher.latest_frame.truth
 
@@ -145,7 +145,7 @@ def test_the_demo_table_opens_empty_so_a_game_started_after_it_opens_gets_its_fi
     with DemoTable(160, 120, seed=5, realtime=False) as table:
         first = table.read()
         assert first is not None and first.truth is not None and len(first.truth) == 0
-        table.next_count = 6  # the window starts its game once the camera is open
+        table.expect(6)  # the window starts its game once the camera is open
         counts = []
         for _ in range(60):
             frame = table.read()
@@ -169,19 +169,25 @@ def test_thrown_dice_come_to_rest_apart_or_against_each_other_never_inside() -> 
 
 
 @pytest.mark.parametrize("count", [1, 3, 6])
-def test_the_demo_table_throws_the_dice_the_player_has_left(count: int) -> None:
+def test_the_demo_table_throws_the_dice_the_game_expects_when_it_expects_them(count: int) -> None:
     class Truth:
-        def read(self, image: np.ndarray) -> Detections:
+        def read(self, image: np.ndarray, dice: int | None = None) -> Detections:
             assert watcher.latest_frame is not None and watcher.latest_frame.truth is not None
             return watcher.latest_frame.truth
 
     with DemoTable(160, 120, seed=5, realtime=False) as table:
-        table.next_count = count
+        table.expect(count)
         watcher = Watcher(table, Truth(), settle=SettleParams(settle_frames=8))
         settled = [event for event in watcher.events(max_frames=320) if event.kind.value == "settled"]
-    # Unset, this seed throws 3 dice and then 6 (the test above); a knocked die may settle twice.
-    assert len(settled) >= 2
-    assert {len(event.dice) for event in settled} == {count}
+        # Left to itself, this seed throws 3 dice and then 6 (the test above); asked, it throws once
+        # and then waits on an empty table for the game (a knocked die may settle twice).
+        assert table.rolls == 1 and 1 <= len(settled) <= 2
+        assert {len(event.dice) for event in settled} == {count}
+        table.expect(0)  # a roll is on the table: the game expects no throw
+        assert all(not len(frame.truth) for frame in (table.read() for _ in range(200)) if frame is not None and frame.truth is not None)
+        table.expect(2)  # the player kept dice and throws the two left
+        seen = [len(frame.truth) for frame in (table.read() for _ in range(60)) if frame is not None and frame.truth is not None]
+    assert table.rolls == 2 and max(seen) == 2
 
 
 def test_the_demo_table_opens_from_its_spec_and_paces_itself() -> None:

@@ -188,7 +188,7 @@ class Interrupted:
     def __init__(self, frames: int) -> None:
         self.frames = frames
 
-    def read(self, image: object) -> Detections:
+    def read(self, image: object, dice: int | None = None) -> Detections:
         self.frames -= 1
         if self.frames < 0:
             raise KeyboardInterrupt

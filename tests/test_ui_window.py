@@ -20,7 +20,7 @@ from scorekeeper.game import DiceRolled, Farkled, Game, Kept
 from scorekeeper.game.journal import Journal, new_journal_path, read_journal
 from scorekeeper.pipeline.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
-from scorekeeper.ui.camera_pane import scoring_mask
+from scorekeeper.table import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.ui.resume_dialog import ResumeDialog

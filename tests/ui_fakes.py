@@ -90,7 +90,7 @@ class LabelReader:
         self.table = table
         self.misreads = list(misreads)
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         labels = self.table.labels
         values = labels.values.copy()
         confidences = np.full(len(values), 0.97, np.float32)

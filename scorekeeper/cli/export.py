@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.export import FORMATS, ExportError, export_csv, export_html, load_events
+from scorekeeper.game import Event
 
 
 def add_parser(commands: Any) -> None:
@@ -33,18 +35,23 @@ def sheet_format(output: Path, chosen: str | None) -> str:
     raise ExportError(f"{output}: say which format with --format {'|'.join(FORMATS)} (the file ending does not name one)")
 
 
+def write_sheet(events: Sequence[Event], output: Path, kind: str) -> None:
+    """Write the score sheet of ``events`` to ``output`` as ``kind`` (csv, html or pdf)."""
+    if kind == "csv":
+        export_csv(events, output)
+    elif kind == "html":
+        export_html(events, output)
+    else:
+        from scorekeeper.ui.pdf_export import export_pdf
+
+        export_pdf(events, output)
+
+
 def run(args: argparse.Namespace) -> int:
     kind = sheet_format(args.output, args.format)
     events, damage = load_events(args.saved_game)
     if damage is not None:
         print(f"scorekeeper export: warning: {damage}; the sheet shows the game up to there", file=sys.stderr)
-    if kind == "csv":
-        export_csv(events, args.output)
-    elif kind == "html":
-        export_html(events, args.output)
-    else:
-        from scorekeeper.ui.pdf_export import export_pdf
-
-        export_pdf(events, args.output)
+    write_sheet(events, args.output, kind)
     print(f"Score sheet written to {args.output} ({kind}).")
     return 0

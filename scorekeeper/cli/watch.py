@@ -1,4 +1,5 @@
-"""``scorekeeper watch SOURCE``: frames to rolls without a window, one event a line."""
+"""``scorekeeper watch SOURCE``: frames to rolls without a window, one event a line; with
+``--game``, a whole game played from the camera or a recording (the window's table session)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.cli.options import add_rules_options, rules_from_args
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.pipeline.settling import SettleError, SettleParams
 from scorekeeper.pipeline.sources import CameraLost, SourceError, SourceSpec, open_source
 from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reader
+from scorekeeper.cli.export import sheet_format, write_sheet
+from scorekeeper.cli.play import scoreboard
+from scorekeeper.game import Game
+from scorekeeper.game.journal import default_home
+from scorekeeper.rules import FarkleError, GameKind
+from scorekeeper.table.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
 
 
@@ -43,6 +51,24 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--unpaced", action="store_true", help="make demo frames as fast as possible instead of at 30 per second"
     )
+    game = parser.add_argument_group("a camera game (--game)")
+    game.add_argument(
+        "--game",
+        action="store_true",
+        help="play a whole game: each roll taken is scored, the scoreboard printed after each turn "
+        "and the score sheet at the end",
+    )
+    add_rules_options(game)
+    game.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
+    game.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    game.add_argument(
+        "--decisions",
+        metavar="FILE",
+        type=Path,
+        help="the choices between rolls, one a line: the dice kept after each scoring roll ('1 5'), "
+        "then 'b' (bank) or 'r' (roll on) where banking is allowed (default: the coach's best play)",
+    )
+    game.add_argument("--sheet", metavar="FILE", type=Path, help="write the score sheet there (.csv, .html or .pdf)")
     parser.set_defaults(run=run)
 
 
@@ -65,6 +91,13 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
     """Watch until the source ends or Ctrl-C; ``reader`` replaces the ONNX reader (tests)."""
     if args.max_frames is not None and args.max_frames < 1:
         return _fail(f"--max-frames must be 1 or more, got {args.max_frames}")
+    if not args.game and (args.players or args.decisions or args.sheet or args.target):
+        return _fail("--players, --target, --decisions and --sheet belong to a camera game: add --game")
+    if args.game:
+        try:
+            game, chooser = _game(args)
+        except FarkleError as exc:
+            return _fail(str(exc))
     try:
         profile = _profile(args)
         spec = SourceSpec.from_str(args.source)
@@ -84,10 +117,52 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
             ends = "Ctrl-C to stop" if source.live else "until the end"
             print(f"watching {source.name}, {ends}", file=sys.stderr)
         try:
+            if args.game:
+                return _play(game, chooser, watcher, args)
             for event in watcher.events(args.max_frames):
                 print(json.dumps(event.to_json()) if args.json else str(event), flush=True)
         except KeyboardInterrupt:
             watcher.stop()
         except CameraLost as exc:
             status = _fail(str(exc))
+    return status
+
+
+def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
+    """The game ``--game`` asks for, and who makes its choices."""
+    if args.json:
+        raise FarkleError("--json prints settle events; a camera game prints the game (leave out --json)")
+    names = [name.strip() for name in (args.players or "").split(",") if name.strip()]
+    if not names:
+        raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
+    rules = rules_from_args(args)
+    if rules.kind is not GameKind.DICE:
+        raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
+    if args.sheet is not None:
+        sheet_format(args.sheet, None)
+    game = Game.new(rules, names, target=args.target)
+    chooser: Chooser = FileChooser.read(args.decisions) if args.decisions is not None else CoachChooser(game.state)
+    return game, chooser
+
+
+def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
+    """Play the game from the watch loop; print it as it goes and the sheet at the end."""
+    state = game.state
+    print(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}.", flush=True)
+    camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(text, flush=True))
+    status = 0
+    try:
+        camera.run(watcher, args.max_frames, lambda now: print("\n".join(scoreboard(now)), flush=True))
+    except DecisionsError as exc:
+        status = _fail(str(exc))
+    state = game.state
+    if state.over:
+        names = " and ".join(state.players[seat].name for seat in state.winners)
+        print(f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!")
+    else:
+        print("The recording ended before the game did.")
+    print("\n".join(scoreboard(state)))
+    if args.sheet is not None:
+        write_sheet(game.events, args.sheet, sheet_format(args.sheet, None))
+        print(f"Score sheet written to {args.sheet}.")
     return status

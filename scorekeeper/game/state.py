@@ -108,6 +108,23 @@ class TurnState:
     hot_dice: int = 0
     """How many times this turn all six dice scored and were picked up again."""
 
+    @property
+    def set_aside(self) -> tuple[int, ...]:
+        """The dice kept and lying out of play now, sorted: the keeps since the dice were last all
+        picked up (hot dice), which are the dice not left to roll.
+
+        >>> from scorekeeper.rules import load_rules, score_roll
+        >>> keep = score_roll(load_rules("retail"), Dice.from_str("1 5 2 3 4 6")).option_for(Dice.from_str("1 5"))
+        >>> TurnState(0, dice_left=4, keeps=(keep,)).set_aside, TurnState(0, dice_left=6, keeps=(keep,)).set_aside
+        ((1, 5), ())
+        """
+        out: list[int] = []
+        for option in reversed(self.keeps):
+            if len(out) + len(option.keep) > ALL_DICE - self.dice_left:
+                break
+            out.extend(option.keep.values)
+        return tuple(sorted(out))
+
 
 @dataclass(frozen=True)
 class TurnRecord:

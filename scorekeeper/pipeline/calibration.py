@@ -9,7 +9,7 @@ confidence a die is unsure. It is a TOML (or JSON) file::
     resolution = [1280, 720]
     area = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     die_size = 0.0
-    settle_frames = 10
+    settle_frames = 14
     confidence = 0.5
 
 The rolling area is given in fractions of the frame's width and height, so it holds whatever
@@ -68,7 +68,7 @@ class CalibrationProfile:
     """The rolling area's corners, as fractions (0-1) of the frame's width and height."""
     die_size: float = 0.0
     """Edge of a die seen from above, px at ``resolution``; 0 when not measured (any size counts)."""
-    settle_frames: int = 10
+    settle_frames: int = 14
     """Consecutive still frames before the dice count as settled."""
     confidence: float = DEFAULT_UNSURE_BELOW
     """Dice read with less confidence than this are unsure and need a tap (the dice model's own

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
@@ -267,7 +268,8 @@ class Choreography:
 
 class DemoTable(BaseSource):
     """An endless, seeded film of Farkle rolls: throw, rest, now and then a knock, a camera bump or
-    an exposure jump, then a hand sweeps the dice away and the next player throws."""
+    an exposure jump, then a hand sweeps the dice away and the next throw comes when the game
+    expects it (:meth:`expect`), with the dice it expects."""
 
     live = True
 
@@ -280,20 +282,35 @@ class DemoTable(BaseSource):
         self.size = (width, height)
         self.name = f"demo table (seed {seed}, {width}x{height})"
         self.rolls = 0
-        self.next_count: int | None = None
-        """How many dice the next throw holds (the window sets the player's dice left, so the
-        demo plays real turns); None throws a random handful. One assignment, safe across threads."""
+        self._asked: int | None = None
+        self._free = True
+        self._lock = threading.Lock()
         self._film = Choreography(width, height, seed=seed)
         # The table opens empty for a moment: the window starts its game meanwhile, so even the
         # first throw holds the player's dice.
         self._film.empty(OPENING_FRAMES)
         self._queue: deque[Scene] = deque(self._film.drain())
 
+    def expect(self, count: int | None) -> None:
+        """The game expects ``count`` dice thrown next: they are thrown once the table in view is
+        cleared; 0: the game expects no throw now (the table stays empty after the dice are swept);
+        None: no game, the demo throws handfuls on its own. Safe from any thread."""
+        with self._lock:
+            self._free = count is None
+            self._asked = count if count else None
+
     def _next_roll(self) -> None:
+        with self._lock:
+            count, free = self._asked, self._free
+            self._asked = None
         rng = np.random.default_rng([self.seed, self.rolls])
         film = self._film
         drawn = int(rng.choice([6, 6, 6, 5, 4, 3, 2, 1]))
-        count = self.next_count if self.next_count and 1 <= self.next_count <= 6 else drawn
+        if count is None and not free:
+            film.empty(1)
+            self._queue.extend(film.drain())
+            return
+        count = count if count is not None and 1 <= count <= 6 else drawn
         film.throw([int(v) for v in rng.integers(1, 7, size=count)], frames=int(rng.integers(18, 30)))
         film.rest(int(rng.integers(25, 45)))
         twist = rng.random()

@@ -49,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from scorekeeper.vision.processing import box_iou
 
 
 SAME_DIE = 0.5
@@ -99,9 +100,10 @@ class TableState(enum.Enum):
 class SettleParams:
     """How still is still. Frame counts assume a camera of about 30 frames per second."""
 
-    settle_frames: int = 10
-    """Frames the dice must lie still before the roll is taken: a third of a second, longer than a
-    hop's brief pause, short enough that the roll shows while the thrower still looks."""
+    settle_frames: int = 14
+    """Frames the dice must lie still before the roll is taken: just under half a second, longer
+    than the pauses of a bounce (which must not be taken), short enough that a rest of half a
+    second is, and that the roll shows while the thrower still looks."""
     iou: float = 0.3
     """A box overlapping a tracked die's box this much (camera shift taken out) is that die."""
     drift: float = 0.15
@@ -233,17 +235,6 @@ class _Rest:
     """Each die's track and the frame its rest began: a die still on that rest has not moved."""
 
 
-def _iou(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """IoU of every box in ``a`` (n, 4) with every box in ``b`` (m, 4): (n, m)."""
-    a = a[:, None, :]
-    ix = np.clip(np.minimum(a[..., 2], b[:, 2]) - np.maximum(a[..., 0], b[:, 0]), 0, None)
-    iy = np.clip(np.minimum(a[..., 3], b[:, 3]) - np.maximum(a[..., 1], b[:, 1]), 0, None)
-    inter = ix * iy
-    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return np.asarray(inter / np.maximum(area_a + area_b - inter, 1e-9))
-
-
 def _centres(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
 
@@ -339,12 +330,16 @@ class Settler:
         time: float = 0.0,
         size: tuple[int, int] | None = None,
         picture_moving: bool = False,
+        camera: tuple[float, float] = (0.0, 0.0),
     ) -> list[SettleEvent]:
         """Take one frame's dice (those in the rolling area); ``size`` (width, height) lets dice cut
         by the frame edge be marked unsure; ``picture_moving`` says something moved in the area
         that the reader may not have seen as a die (a blurred die in flight): no roll is taken
-        then. Returns the events, usually none."""
+        then; ``camera`` is how far the camera moved the picture since the last frame (px, from the
+        table's texture or the dice): the dice are judged on the table with it taken out, so a lone
+        die too settles under a handheld camera. Returns the events, usually none."""
         self._tick += 1
+        self._offset = self._offset + np.array(camera, np.float64)
         index = self._tick if frame is None else frame
         events: list[SettleEvent] = []
         p = self.params
@@ -438,7 +433,7 @@ class Settler:
         moved = False
         if self._tracks:
             rests = np.array([track.box for track in self._tracks])
-            overlap = _iou(rests, table)
+            overlap = box_iou(rests.astype(np.float32), table.astype(np.float32))
             drift = np.linalg.norm(_centres(rests)[:, None, :] - _centres(table)[None, :, :], axis=2)
             still = drift <= p.drift * _sizes(rests)[:, None]
             taken: set[int] = set()
@@ -489,9 +484,14 @@ class Settler:
         for track in self._tracks:
             sightings = sum(1 for tick in track.seen if tick > start)
             if sightings >= p.seen_share * window and track.since <= start + 1:
-                span = np.ptp(np.array(track.path), axis=0).max()
-                if span > p.drift * _sizes(track.box[None, :])[0]:
-                    return None  # creeping on, a little each frame: not at rest yet
+                # Creeping on, a little each frame: not at rest yet. Told by where the die lay early
+                # in the window against late in it (means of a third each), which a reader's jitter
+                # of a pixel or so on small dice does not move, unlike the path's whole span.
+                path = np.array(track.path)
+                third = max(1, len(path) // 3)
+                creep = float(np.linalg.norm(path[-third:].mean(axis=0) - path[:third].mean(axis=0)))
+                if creep > p.drift * _sizes(track.box[None, :])[0] / 2:
+                    return None
                 roll.append(track)
             elif sightings >= 2 and not patient:
                 return None  # a die seen now and then, or only lately at rest: wait

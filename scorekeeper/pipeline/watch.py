@@ -7,7 +7,7 @@ prints the events; the window's worker thread iterates it and emits signals. Eit
 >>> from scorekeeper.pipeline.demo import DemoTable
 >>> from scorekeeper.pipeline.settling import EventKind
 >>> class Truth:  # a reader that knows the answers (the demo table's labels)
-...     def read(self, frame): return watcher.latest_frame.truth
+...     def read(self, frame, dice=None): return watcher.latest_frame.truth
 >>> with DemoTable(320, 240, seed=2, realtime=False) as table:
 ...     watcher = Watcher(table, Truth(), settle=SettleParams(settle_frames=6))
 ...     events = list(watcher.events(max_frames=85))
@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,7 +29,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.pipeline.calibration import CalibrationProfile, split_by_area
-from scorekeeper.pipeline.settling import SettleEvent, SettleParams, Settler, TableState, one_box_per_die
+from scorekeeper.pipeline.empty_table import EmptyTable
+from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.pipeline.sources import Frame, FrameSource
 from scorekeeper.vision.detections import Detections, DiceReader
 
@@ -44,6 +45,28 @@ sensor noise and compression stay well below it, a die, a hand or a bumped camer
 
 MOVED = 24
 """Change, in grey levels, of an 8x8 block's mean from one frame to the next that is motion there."""
+
+FORGET_SHIFT = 4.0
+"""The picture moved this far, px, from the one the empty table was learned in (its texture
+says): the camera moved, and the empty table's finds are forgotten."""
+
+FORGET_CHECK = 15
+"""Frames read between two looks at whether the camera moved since the empty table was learned
+(looked at at once when the table's texture says the picture moved)."""
+
+CAMERA_MOVED = 1.0
+"""Shift, px from one frame to the next, from which the camera counts as moved (hand-held, knocked)."""
+
+TEXTURED = 0.3
+"""Phase-correlation peak from which the table shows its own shift (a carpet, wood grain, a
+cloth's weave); plain felt gives less and tells nothing."""
+
+MAX_SHAKE = 12.0
+"""Largest shift, px from one frame to the next, taken for the camera's: a hand shakes a camera
+by a few px a frame; more is a hand or dice sweeping across, or a cut."""
+
+AGREE = 2.0
+"""Dice moving alike within this many px of each other: the camera moved, not the dice."""
 
 LOCAL_SHARE = 0.25
 """Motion in less than this share of the rolling area is something moving in it (a die, a hand);
@@ -99,6 +122,7 @@ class Watcher:
         profile: CalibrationProfile | None = None,
         settle: SettleParams | None = None,
         reuse: int = REUSE_FRAMES,
+        empty_table: EmptyTable | None = None,
     ) -> None:
         self.source = source
         self.reader = reader
@@ -122,21 +146,32 @@ class Watcher:
         self._read_thumb: NDArray[np.uint8] | None = None
         self._last_thumb: NDArray[np.uint8] | None = None
         self._mask: NDArray[np.bool_] = np.zeros((0, 0), bool)
+        self._last_centres: NDArray[np.float64] = np.zeros((0, 2))
+        self._last_gray: NDArray[np.float32] | None = None
+        self._hanning: NDArray[np.float32] | None = None
+        self.shift: NDArray[np.float64] = np.zeros(2)
+        """How far the camera moved the picture between the last two frames read, px (x, y)."""
         self._reused = 0
         self.frames_read = 0
         """How many frames the reader actually read."""
+        self.empty_table = empty_table if empty_table is not None else EmptyTable()
+        """What the reader finds on the table itself, not offered as dice (the window keeps one
+        across reconnections and calibrations)."""
+        self._learn_empty = threading.Event()
+        self._table_seen: NDArray[np.float32] | None = None
+        self._table_shifted = False
+        self._reads_since_check = 0
+        self.thrown: int | None = None
+        """Dice the game expects thrown into the rolling area (None or 0: not known); set from any
+        thread. The reader is told these and the dice last seen set aside are on the table."""
 
-    def _look(self, image: NDArray[np.uint8]) -> tuple[bool, bool]:
-        """Whether the picture is (about) the one last read, and whether something moves in the
-        rolling area from the last frame to this one, from an eighth-size grey thumbnail."""
+    def _look(self, image: NDArray[np.uint8]) -> tuple[bool, NDArray[np.uint8], NDArray[np.uint8] | None]:
+        """Whether the picture is (about) the one last read; this frame's eighth-size grey
+        thumbnail, and the last frame's (None at the start or after a size change)."""
         height, width = image.shape[:2]
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         thumb = np.asarray(cv2.resize(gray, (max(1, width // 8), max(1, height // 8)), interpolation=cv2.INTER_AREA), np.uint8)
-        moving = False
-        if self._last_thumb is not None and self._last_thumb.shape == thumb.shape:
-            changed = (cv2.absdiff(thumb, self._last_thumb) > MOVED) & self._area_mask(thumb.shape)
-            # A die or a hand changes a small part of the area; a bumped camera or an exposure jump changes all of it.
-            moving = bool(changed.any()) and float(changed.mean()) < LOCAL_SHARE * float(self._mask.mean())
+        last = self._last_thumb if self._last_thumb is not None and self._last_thumb.shape == thumb.shape else None
         self._last_thumb = thumb
         # Only while the settler is quiet: every frame of a rest being voted on, or of dice stirring, is read.
         if (
@@ -147,10 +182,122 @@ class Watcher:
             and int(cv2.absdiff(thumb, self._read_thumb).max()) <= UNCHANGED
         ):
             self._reused += 1
-            return True, moving
+            return True, thumb, last
         self._read_thumb = thumb
         self._reused = 0
-        return False, moving
+        return False, thumb, last
+
+    def _camera_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64]:
+        """How far the camera moved the picture since the last frame read, px: the shift the dice
+        found agree on (two at least, within ``AGREE`` px of each other), unless the table shows its
+        own shift (``_table_motion``): dice pushed along together are no camera. None else."""
+        centres = (found.boxes[:, :2] + found.boxes[:, 2:]).astype(np.float64) / 2
+        last, self._last_centres = self._last_centres, centres
+        table = self._table_motion(image, found)
+        self._table_shifted = table is not None and bool(np.hypot(*table) >= CAMERA_MOVED)
+        if table is not None:
+            return table
+        table = np.zeros(2)
+        if len(centres) < 2 or len(last) < 2:
+            return table
+        sizes = (found.boxes[:, 2] - found.boxes[:, 0]).astype(np.float64)
+        gaps = np.linalg.norm(centres[:, None, :] - last[None, :, :], axis=2)
+        nearest = gaps.argmin(axis=1)
+        near = gaps[np.arange(len(centres)), nearest] <= sizes / 2
+        if near.sum() < 2:
+            return table
+        moves = centres[near] - last[nearest[near]]
+        shift = np.median(moves, axis=0)
+        agreeing = np.linalg.norm(moves - shift, axis=1) <= AGREE
+        return np.asarray(shift, np.float64) if agreeing.sum() >= 2 and np.hypot(*shift) <= MAX_SHAKE else table
+
+    def _table_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64] | None:
+        """The table's shift since the last frame read, px, by phase correlation of half-size grey
+        pictures with the dice found blotted out (a lone die must not tell its own slide for the
+        camera's); None where the table is too plain to tell (felt), or the shift is implausible."""
+        height, width = image.shape[:2]
+        gray = np.asarray(cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (width // 2, height // 2), interpolation=cv2.INTER_AREA), np.float32)
+        fill = float(gray.mean())
+        for x0, y0, x1, y1 in found.boxes:
+            gray[max(0, int(y0 / 2) - 2) : int(y1 / 2) + 3, max(0, int(x0 / 2) - 2) : int(x1 / 2) + 3] = fill
+        last, self._last_gray = self._last_gray, gray
+        if last is None or last.shape != gray.shape:
+            return None
+        shift = self._shift_between(last, gray)
+        if shift is not None and np.hypot(*shift) < CAMERA_MOVED:
+            return np.zeros(2)  # a fraction of a pixel: the estimate's own noise
+        return shift
+
+    def _shift_between(self, before: NDArray[np.float32], after: NDArray[np.float32]) -> NDArray[np.float64] | None:
+        """The shift of ``after`` from ``before`` (half-size pictures), px of the frame; None where
+        the table is too plain to tell, or the shift is implausible."""
+        if self._hanning is None or self._hanning.shape != after.shape:
+            self._hanning = np.asarray(cv2.createHanningWindow((after.shape[1], after.shape[0]), cv2.CV_32F), np.float32)
+        (dx, dy), response = cv2.phaseCorrelate(before, after, self._hanning)
+        if response < TEXTURED or np.hypot(dx, dy) * 2 > MAX_SHAKE:
+            return None
+        return np.array([dx * 2, dy * 2])
+
+    def _moving(self, image: NDArray[np.uint8], thumb: NDArray[np.uint8], last: NDArray[np.uint8] | None, found: Detections) -> bool:
+        """Whether something moves in the rolling area from the last frame to this one that the
+        reader may not have found (a blurred die in flight), from the thumbnails' 8x8 blocks.
+
+        Brightness is matched first, so an exposure or white-balance jump is no motion. When the
+        camera moved (a handheld or knocked camera: ``_camera_motion``), the
+        last picture is moved with it first, a block changes only where it differs from all the
+        blocks around it (a camera turns and tilts a little too), and the dice found are left to
+        the settler (their pips and edges flicker under a shift of a fraction of a block). Change over most of the area is
+        the whole picture changing, which is no die moving."""
+        shift = self._camera_motion(image, found)
+        self.shift = np.zeros(2)
+        if last is None:
+            return False
+        now = thumb.astype(np.float32)
+        before = last.astype(np.float32) * (float(thumb.mean()) / max(float(last.mean()), 1.0))
+        camera = bool(np.hypot(*shift) >= CAMERA_MOVED)
+        if camera:
+            moved = np.array([[1, 0, shift[0] / 8], [0, 1, shift[1] / 8]], np.float32)
+            size = (thumb.shape[1], thumb.shape[0])
+            before = np.asarray(cv2.warpAffine(before, moved, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float32)
+            self.shift = np.asarray(shift, np.float64)
+        if camera:
+            # what the shift leaves (a little turn or tilt, pips and edges at a fraction of a block)
+            # is within the blocks around
+            around = np.ones((3, 3), np.uint8)
+            off = np.maximum(cv2.erode(before, around) - now, now - cv2.dilate(before, around))
+        else:
+            off = np.abs(now - before)
+        changed = (off > MOVED) & self._area_mask(thumb.shape)
+        if not changed.any() or float(changed.mean()) >= LOCAL_SHARE * float(self._mask.mean()):
+            return False
+        if camera:
+            rows, cols = changed.shape
+            for x0, y0, x1, y1 in found.boxes:
+                changed[max(0, int(y0 // 8) - 1) : min(rows, int(y1 // 8) + 2), max(0, int(x0 // 8) - 1) : min(cols, int(x1 // 8) + 2)] = False
+        return bool(changed.any())
+
+    def _without_the_table(self, image: NDArray[np.uint8], found: Detections) -> Detections:
+        """``found`` less the empty table's own finds; the empty table is learned first where asked
+        (``learn_empty_table``), and forgotten where the picture has moved since it was learned."""
+        if self._learn_empty.is_set():
+            self._learn_empty.clear()
+            self._remember_table(image, lambda: self.empty_table.learn(image, found))
+        self._reads_since_check += 1
+        due = self._reads_since_check >= FORGET_CHECK or self._table_shifted
+        if len(self.empty_table) and self._table_seen is not None and due:
+            self._reads_since_check = 0
+            shift = self._shift_between(self._table_seen, self._last_gray) if self._last_gray is not None else None
+            if shift is not None and np.hypot(*shift) > FORGET_SHIFT:
+                self.empty_table.forget()
+                self._table_seen = None
+        return self.empty_table.dice(image, found)
+
+    def _remember_table(self, image: NDArray[np.uint8], learn: Callable[[], None]) -> None:
+        """Learn the empty table, and keep the picture it was first learned in (to tell a moved camera by)."""
+        before = len(self.empty_table)
+        learn()
+        if len(self.empty_table) > before and self._table_seen is None:
+            self._table_seen = self._last_gray
 
     def _area_mask(self, shape: tuple[int, ...]) -> NDArray[np.bool_]:
         if self._mask.shape != shape[:2]:
@@ -160,6 +307,19 @@ class Watcher:
             cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
             self._mask = mask.astype(bool)
         return self._mask
+
+    def dice_on_table(self) -> int | None:
+        """How many dice the reader is told are in view: those expected thrown and those last seen
+        set aside (kept dice may lie in view or not); None while nothing is expected."""
+        thrown = self.thrown
+        if not thrown:
+            return None
+        return thrown + (len(self.latest.aside) if self.latest is not None else 0)
+
+    def learn_empty_table(self) -> None:
+        """The table holds no dice now: remember what the reader finds in the next frame read as
+        part of the table (safe from any thread)."""
+        self._learn_empty.set()
 
     def stop(self) -> None:
         """Ask the loop to end after the frame in hand (safe from any thread)."""
@@ -180,14 +340,23 @@ class Watcher:
         self.latest_frame = frame
         width, height = frame.size
         events: list[SettleEvent] = []
-        unchanged, moving = self._look(frame.image)
+        unchanged, thumb, last = self._look(frame.image)
         if self.latest is not None and unchanged:
             # Nothing changed on a quiet table: the last reading stands and settling has nothing new.
             dice, aside = self.latest.dice, self.latest.aside
         else:
             self.frames_read += 1
-            dice, aside = split_by_area(self.profile, one_box_per_die(self.reader.read(frame.image)), width, height)
-            events = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving)
+            found = self.reader.read(frame.image, dice=self.dice_on_table())
+            found = one_box_per_die(found)
+            moving = self._moving(frame.image, thumb, last, found)
+            found = self._without_the_table(frame.image, found)
+            dice, aside = split_by_area(self.profile, found, width, height)
+            events = self.settler.update(
+                dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=(float(self.shift[0]), float(self.shift[1]))
+            )
+            for event in events:
+                if event.kind is EventKind.SETTLED:
+                    self._remember_table(frame.image, lambda: self.empty_table.settled(frame.image, event.dice))
         self._times.append(time.perf_counter())
         fps = (len(self._times) - 1) / (self._times[-1] - self._times[0]) if len(self._times) > 1 and self._times[-1] > self._times[0] else 0.0
         self.latest = WatchStep(frame, dice, aside, tuple(events), self.settler.state, fps)

@@ -125,6 +125,8 @@ class CalibrationDialog(QDialog):
 
     saved = Signal(object)
     """The profile just saved (a :class:`CalibrationProfile`)."""
+    empty_table = Signal()
+    """The table is empty now: what the camera finds on it is the table's own (a logo, a knot)."""
 
     def __init__(
         self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None, source: str | None = None
@@ -154,6 +156,7 @@ class CalibrationDialog(QDialog):
         self.confidence.setSingleStep(0.05)
         self.confidence.setValue(profile.confidence)
         reset = QPushButton("Whole frame")
+        empty = QPushButton("The table is empty: remember what the camera finds on it")
         self.message = QLabel("Drag the blue corners around the rolling area; dice outside it are the ones set aside.")
         self.message.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
@@ -166,6 +169,7 @@ class CalibrationDialog(QDialog):
         form.addRow("Still frames before a roll is taken", self.settle)
         form.addRow("Dice read below this confidence are unsure", self.confidence)
         form.addRow("Rolling area", reset)
+        form.addRow("Empty table", empty)
         layout = QVBoxLayout(self)
         layout.addWidget(self.editor, 1)
         layout.addLayout(form)
@@ -173,6 +177,7 @@ class CalibrationDialog(QDialog):
         layout.addWidget(buttons)
         self.measure.clicked.connect(self.measure_die_size)
         reset.clicked.connect(self.whole_frame)
+        empty.clicked.connect(self.remember_empty_table)
         buttons.accepted.connect(lambda: self.save(self.save_to))
         buttons.rejected.connect(self.reject)
         save_as.clicked.connect(self.save_as)
@@ -181,6 +186,13 @@ class CalibrationDialog(QDialog):
         """A frame from the live view."""
         self.latest = step
         self.editor.show_frame(step.frame.image, Overlay(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
+
+    def remember_empty_table(self) -> None:
+        self.empty_table.emit()
+        self.message.setText(
+            "What the camera finds on the empty table now (a logo, a knot) is remembered and never taken for a die, "
+            "until the camera moves."
+        )
 
     def whole_frame(self) -> None:
         self.editor.area = WHOLE_FRAME

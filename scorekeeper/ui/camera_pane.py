@@ -1,140 +1,34 @@
-"""The camera side of the window: live view, taps, the camera banner, and turning settled dice into rolls.
+"""The camera side of the window: live view, taps, the camera banner and status.
 
-A roll is taken when the dice in the rolling area have settled and none is unsure;
-unsure dice are flagged and the roll waits until each is confirmed or corrected by
-a tap. Every correction is a game event naming its crop, which is kept for training;
-whenever the game takes that event back (undo, in this session or after a resume), the
-crop is withdrawn from training too.
+A view: the :class:`~scorekeeper.table.session.TableSession` decides when settled dice become a
+roll, what to ask and what to draw; the pane draws what it says and forwards taps to it.
 """
 
 from __future__ import annotations
 
-import logging
 import time
-import weakref
 from collections import deque
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from scorekeeper.game import DiceRolled, DieCorrected, Game, GameState, Phase
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
-from scorekeeper.pipeline.sources import Frame
+from scorekeeper.pipeline.empty_table import EmptyTable
+from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
+from scorekeeper.table.session import DiceOnTable, TableSession
 from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
-from scorekeeper.vision.corrections import Box, CorrectionsError, save_correction, withdraw_correction, withdrawn_states
-from scorekeeper.vision.detections import Detections
 
 if TYPE_CHECKING:
-    from scorekeeper.game.journal import Journal
     from scorekeeper.ui.main_window import WindowOptions
-
-log = logging.getLogger(__name__)
 
 LAST_PROFILE = "last-calibration.toml"
 """The calibration profile saved last, in the scorekeeper home folder; loaded on start."""
-
-
-def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which dice of a roll are part of its best keep (drawn in the scoring colour)."""
-    mask = np.zeros(len(values), bool)
-    if state is None or not len(values):
-        return mask
-    try:
-        best = score_roll(state.rules, Dice(int(v) for v in values)).best
-    except IllegalRoll:
-        # more dice in view than a roll holds (a spare die, a die read twice while it tumbles):
-        # the settled roll gets the game's message; the live picture just goes uncoloured
-        return mask
-    if best is None:
-        return mask
-    wanted = list(best.keep.values)
-    for index, value in enumerate(values.tolist()):
-        if value in wanted:
-            wanted.remove(value)
-            mask[index] = True
-    return mask
-
-
-@dataclass
-class DiceOnTable:
-    """Dice the window tracks between taps: a roll waiting for confirmations, or the roll taken."""
-
-    frame: NDArray[np.uint8]
-    """The picture the dice were settled in (for the correction crops)."""
-    boxes: list[tuple[float, float, float, float]]
-    """Each die's box, frame pixels."""
-    values: list[int]
-    """Each die's face as it stands now (taps included)."""
-    unsure: list[bool]
-    """Which dice still wait for a tap."""
-    read: tuple[int, ...] = ()
-    """The values as the camera read them (what the roll event records)."""
-    corrections: list[tuple[int | None, int | None, Box, Path | None]] = field(default_factory=list)
-    """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
-    training); each becomes a game event with it."""
-
-    @classmethod
-    def from_detections(cls, dice: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8]) -> DiceOnTable:
-        return cls(
-            frame,
-            [(float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes],
-            [int(v) for v in dice.values],
-            [bool(u) for u in unsure],
-            tuple(int(v) for v in dice.values),
-        )
-
-    def detections(self) -> Detections:
-        if not self.values:
-            return Detections.empty()
-        return Detections(np.array(self.boxes, np.float32), np.array(self.values), np.ones(len(self.values), np.float32))
-
-    def remove(self, index: int) -> None:
-        del self.boxes[index], self.values[index], self.unsure[index]
-
-    def set_die(self, box: Box, face: int | None) -> None:
-        """Make the die at ``box`` show ``face``; None: no die there (not a die, or a missed die undone)."""
-        if box in self.boxes:
-            index = self.boxes.index(box)
-            if face is None:
-                self.remove(index)
-            else:
-                self.values[index] = face
-        elif face is not None:
-            self.boxes.append(box)
-            self.values.append(face)
-            self.unsure.append(False)
-
-
-def _pictures_in_force(game: Game) -> set[str]:
-    """The training pictures that ``game``'s correction steps in force name."""
-    return {a.picture for a in game.actions if isinstance(a, DieCorrected) and a.picture is not None}
-
-
-@dataclass
-class Tap:
-    """A tap correction the game took as a step: undo and redo of that step change the die drawn."""
-
-    game: Game
-    """The game the step belongs to."""
-    step: DieCorrected
-    """The step itself: while the game holds it, the correction stands."""
-    dice: weakref.ref[DiceOnTable]
-    """The dice drawn when the tap was made; weak, so a game's taps do not keep every roll's frame."""
-    box: Box
-    """The tapped die's box."""
-    undone: bool = False
-    """Whether the game has taken the step back."""
 
 
 def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProfile, str, str]:
@@ -151,7 +45,7 @@ def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProf
 
 
 class CameraPane(QWidget):
-    """Live view, camera banner and status; turns settled dice into the game's rolls."""
+    """Live view, camera banner and status: draws what the table session says, forwards taps to it."""
 
     source_changed = Signal(str)
     """What the status bar should say about the source."""
@@ -172,8 +66,8 @@ class CameraPane(QWidget):
         self.reader_factory = reader
         self.opener = opener
         self.spec = options.source
-        self.profile, self.profile_name, problem = load_start_profile(controller.home, options.calibration)
-        self.corrections_folder = controller.home / "corrections"
+        self.profile, self.profile_name, self.note = load_start_profile(controller.home, options.calibration)
+        """``note``: what the table should know about the camera side (a profile not used, no reader)."""
         self.view = CameraView()
         self.view.area = self.profile.area
         self.banner = QFrame()
@@ -188,6 +82,7 @@ class CameraPane(QWidget):
         row.addWidget(manual)
         self.banner.hide()
         self.status = QLabel()
+        self.status.setWordWrap(True)
         self.prompt = QLabel()
         self.prompt.setWordWrap(True)
         font = self.prompt.font()
@@ -195,7 +90,8 @@ class CameraPane(QWidget):
         font.setBold(True)
         self.prompt.setFont(font)
         self.prompt.setStyleSheet("color: #b03a2e")
-        self.prompt.setText(problem)
+        for label in (self.prompt, self.status):  # long lines wrap or clip; they never widen the pane
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.banner)
@@ -206,24 +102,20 @@ class CameraPane(QWidget):
         manual.clicked.connect(self.manual_entry)
         self.view.die_tapped.connect(self.die_tapped)
         self.view.table_tapped.connect(self.table_tapped)
-        controller.changed.connect(self.game_changed)
         self.capture: CaptureThread | None = None
         self.latest: WatchStep | None = None
-        self.pending: DiceOnTable | None = None
-        self.taken: DiceOnTable | None = None
-        self.taps: list[Tap] = []
-        """Tap corrections of this game on the dice drawn, followed through undo and redo."""
-        self.pictures: dict[str, bool] = {}
-        """The corrections folder's pictures, and whether each is withdrawn from training now."""
-        self.pictures_game: Game | None = None
-        """The game ``pictures`` was last squared with."""
-        self.pictures_journal: Journal | None = None
-        """That game's journal: a history edit rebuilds the game on the same journal."""
         self.picker: DiePicker | None = None
-        self._tapping = False
         self.source_name = ""
+        self.empty_table = EmptyTable()
+        """The empty table's own finds, kept across reconnections and calibrations."""
         self.reader_note = ""
+        """Why the dice reader could not be loaded ("" while it reads)."""
         self.shown_at: deque[float] = deque(maxlen=61)
+        self.session = TableSession(
+            controller, controller.home / "corrections", die_size=self.profile.die_size, on_change=self.redraw, on_expect=self.expect
+        )
+        controller.changed.connect(self.session.game_changed)
+        self.redraw()
         if autostart:
             self.start()
 
@@ -249,9 +141,8 @@ class CameraPane(QWidget):
         self.stop()
         self.banner.hide()
         self.view.show_message("Opening the camera...")
-        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, self.opener)
-        turn = self.controller.state.turn if self.controller.state is not None else None
-        worker.set_dice_count(turn.dice_left if turn is not None and turn.dice_left else None)
+        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, self.opener, self.empty_table)
+        worker.expect(self.session.expected)
         worker.opened.connect(self.opened)
         worker.stepped.connect(self.stepped)
         worker.table_event.connect(self.table_event)
@@ -301,6 +192,7 @@ class CameraPane(QWidget):
 
         dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self)
         dialog.saved.connect(self.use_profile)
+        dialog.empty_table.connect(self.learn_empty_table)
         self.step_shown.connect(dialog.show_step)
         dialog.finished.connect(lambda _: self.step_shown.disconnect(dialog.show_step))
         if self.latest is not None:
@@ -308,9 +200,15 @@ class CameraPane(QWidget):
         dialog.open()
         self.calibration_dialog = dialog
 
+    def learn_empty_table(self) -> None:
+        """The calibration's empty-table view: what the camera finds now is the table's."""
+        if self.capture is not None:
+            self.capture.worker.learn_empty_table()
+
     def use_profile(self, profile: CalibrationProfile) -> None:
         self.profile = profile
         self.profile_name = str(self.controller.home / LAST_PROFILE)
+        self.session.die_size = profile.die_size
         self.view.area = profile.area
         self.start()
 
@@ -323,7 +221,8 @@ class CameraPane(QWidget):
 
     def reader_missing(self, why: str) -> None:
         self.reader_note = f"Dice reader unavailable ({why}): the camera is shown, type the dice."
-        self.prompt.setText(self.reader_note)
+        self.note = self.reader_note
+        self.redraw()
 
     def camera_lost(self, why: str) -> None:
         self.banner_text.setText(f"Camera lost: {why}. The game is kept.")
@@ -338,7 +237,8 @@ class CameraPane(QWidget):
 
     def stepped(self, step: WatchStep) -> None:
         self.latest = step
-        self.view.show_frame(step.frame.image, self.overlay(step))
+        self.session.saw(step.dice, step.aside)
+        self.view.show_frame(step.frame.image, self.overlay())
         self.shown_at.append(time.perf_counter())
         self.step_shown.emit(step)
         reading = "camera only" if self.reader_note else f"dice {step.state}, {step.fps:.0f} frames/s read"
@@ -351,99 +251,34 @@ class CameraPane(QWidget):
         times = self.shown_at
         return (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else 0.0
 
-    def overlay(self, step: WatchStep | None = None) -> Overlay:
-        state = self.controller.state
-        shown = self.pending or self.taken
-        if shown is not None:
-            dice = shown.detections()
-            unsure = np.array(shown.unsure, bool)
-        else:
-            step = step or self.latest
-            dice = step.dice if step is not None else Detections.empty()
-            unsure = dice.unsure
-        aside = step.aside if step is not None else Detections.empty()
-        return Overlay(dice, scoring_mask(state, dice.values), unsure, aside)
+    def table_event(self, event: SettleEvent, step: WatchStep) -> None:
+        self.session.saw(step.dice, step.aside)
+        self.session.table_event(event, step.frame.image)
 
-    def table_event(self, event: SettleEvent, frame: Frame) -> None:
-        if event.kind is EventKind.SETTLED:
-            self.settled(event, frame)
-        elif event.kind is EventKind.MOVING and self.pending is not None:
-            self.pending = None
-            self.prompt.setText("")
+    # what the session says
 
-    def settled(self, event: SettleEvent, frame: Frame) -> None:
-        state = self.controller.state
-        if state is None or state.rules.kind is not GameKind.DICE or state.over or state.turn is None:
-            return
-        if state.phase is not Phase.TO_ROLL or not state.can_roll():
-            if state.phase is Phase.TO_KEEP:
-                self.prompt.setText("A roll is on the table: keep dice from it first (or undo it with Z).")
-            return
-        count, left = len(event.dice), state.turn.dice_left
-        if not count:
-            return
-        if count > left:
-            name = state.current.name if state.current else ""
-            self.prompt.setText(
-                f"{count} dice in the rolling area, but {name} has {left} to roll: move the kept dice out "
-                "of the rolling area."
-            )
-            return
-        dice = DiceOnTable.from_detections(event.dice, event.unsure, frame.image)
-        if any(dice.unsure):
-            self.pending = dice
-            self.prompt.setText("Tap each flagged die (?) to confirm or correct it; the roll is taken then.")
-            self.view.set_overlay(self.overlay())
-        else:
-            self.take_roll(dice)
-        self.check_aside(state)
+    @property
+    def pending(self) -> DiceOnTable | None:
+        """A settled roll waiting for taps on its flagged dice."""
+        return self.session.pending
 
-    def check_aside(self, state: GameState) -> None:
-        """The dice set aside should be the ones kept this turn; if not, ask."""
-        if self.latest is None or state.turn is None or not len(self.latest.aside):
-            return
-        kept: list[int] = []
-        for option in state.turn.keeps:
-            kept = [] if len(kept) + len(option.keep) == 6 else kept + list(option.keep.values)  # hot dice: all back in play
-        kept.sort()
-        aside = self.latest.aside.roll()
-        if aside != kept:
-            self.prompt.setText(
-                f"The dice set aside show {' '.join(map(str, aside)) or 'nothing'}, but the keeps were "
-                f"{' '.join(map(str, kept)) or 'none'}: is the right die out of the rolling area?"
-            )
+    @property
+    def taken(self) -> DiceOnTable | None:
+        """The roll taken, as read and tapped."""
+        return self.session.taken
 
-    def take_roll(self, dice: DiceOnTable) -> None:
-        self.pending = None
-        read = Dice(dice.read)
-        if not self.controller.take(DiceRolled(read, "camera")):
-            return
-        for was, now, box, picture in dice.corrections:
-            step = DieCorrected(was, now, picture.name if picture is not None else None)
-            if not self.controller.take(step):
-                break
-            self.follow(step, dice, box)
-        dice.corrections.clear()
-        dice.unsure = [False] * len(dice.values)
-        self.taken = dice
-        self.prompt.setText("")
+    def overlay(self) -> Overlay:
+        drawing = self.session.drawing()
+        return Overlay(drawing.dice, drawing.scoring, drawing.unsure, drawing.aside, drawing.frozen, drawing.caption)
+
+    def redraw(self) -> None:
+        """Draw what the session says now: the boxes and the question."""
+        self.prompt.setText(self.session.prompt or self.note)
         self.view.set_overlay(self.overlay())
 
-    def game_changed(self) -> None:
-        state = self.controller.state
-        self.follow_undo()
-        if self.pending is not None and (state is None or state.phase is not Phase.TO_ROLL):
-            self.pending = None
-            self.prompt.setText("")
-        if self.taken is not None and (state is None or state.phase is not Phase.TO_KEEP):
-            self.taken = None
-        turn = state.turn if state is not None else None
-        if self.taken is not None and not self._tapping and turn is not None and turn.roll is not None:
-            if sorted(self.taken.values) != list(turn.roll.values):
-                self.taken = None
+    def expect(self, count: int | None) -> None:
         if self.capture is not None:
-            self.capture.worker.set_dice_count(turn.dice_left if turn is not None and turn.dice_left else None)
-        self.view.set_overlay(self.overlay())
+            self.capture.worker.expect(count)
 
     # taps
 
@@ -456,134 +291,16 @@ class CameraPane(QWidget):
         return self.picker
 
     def die_tapped(self, index: int, at: QPoint) -> None:
-        shown = self.pending or self.taken
-        if shown is None:
-            self.prompt.setText("Tap a die once its roll is taken (or while it is flagged ?).")
+        dice = self.session.tappable()
+        if dice is None:
+            self.session.tap_refused()
             return
-        picker = self._open_picker(at, True, shown.values[index])
-        picker.picked.connect(lambda face, i=index, dice=shown: self.correct(dice, i, face))
+        picker = self._open_picker(at, True, dice.values[index])
+        picker.picked.connect(lambda face, i=index: self.session.correct(dice, i, face))
 
     def table_tapped(self, x: float, y: float, at: QPoint) -> None:
-        shown = self.pending or self.taken
-        if shown is None:
+        dice = self.session.tappable()
+        if dice is None:
             return
         picker = self._open_picker(at, False, None)
-        picker.picked.connect(lambda face, dice=shown: self.add_missed(dice, x, y, face))
-
-    def correct(self, dice: DiceOnTable, index: int, face: int | None) -> None:
-        was = dice.values[index]
-        box = dice.boxes[index]
-        if dice is self.pending:
-            if face != was:
-                dice.corrections.append((was, face, box, self.keep_for_training(dice.frame, box, was, face)))
-            dice.unsure[index] = False
-        elif face == was:
-            return
-        else:
-            picture = self.keep_for_training(dice.frame, box, was, face)
-            step = DieCorrected(was, face, picture.name if picture is not None else None)
-            if not self.take_tap(step):
-                return
-            self.follow(step, dice, box)
-        dice.set_die(box, face)
-        self.after_tap(dice)
-
-    def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int | None) -> None:
-        if face is None:
-            return
-        sizes = [b[2] - b[0] for b in dice.boxes]
-        half = (float(np.median(sizes)) if sizes else max(self.profile.die_size, 40.0)) / 2
-        box = (x - half, y - half, x + half, y + half)
-        if dice is self.pending:
-            dice.corrections.append((None, face, box, self.keep_for_training(dice.frame, box, None, face)))
-        else:
-            picture = self.keep_for_training(dice.frame, box, None, face)
-            step = DieCorrected(None, face, picture.name if picture is not None else None)
-            if not self.take_tap(step):
-                return
-            self.follow(step, dice, box)
-        dice.set_die(box, face)
-        self.after_tap(dice)
-
-    def take_tap(self, correction: DieCorrected) -> bool:
-        """Correct the roll taken; the dice drawn follow once the game has the correction."""
-        self._tapping = True
-        try:
-            return self.controller.take(correction)
-        finally:
-            self._tapping = False
-
-    def after_tap(self, dice: DiceOnTable) -> None:
-        if dice is self.pending and not any(dice.unsure):
-            self.take_roll(dice)
-        self.view.set_overlay(self.overlay())
-
-    def keep_for_training(self, frame: NDArray[np.uint8], box: Box, was: int | None, now: int | None) -> Path | None:
-        """Save the corrected die for training; its picture's path, or None if it could not be saved."""
-        try:
-            picture = save_correction(self.corrections_folder, frame, box, was, now)
-        except OSError as exc:
-            log.warning("correction not kept for training: %s", exc)
-            return None
-        self.pictures[picture.name] = False
-        return picture
-
-    def follow(self, step: DieCorrected, dice: DiceOnTable, box: Box) -> None:
-        """Follow the game step a tap became through undo and redo."""
-        if self.controller.game is not None:
-            self.taps.append(Tap(self.controller.game, step, weakref.ref(dice), box))
-
-    def follow_undo(self) -> None:
-        """For each tap whose step the game took back, or did again: put the die drawn back as it was
-        (or again as tapped), so the player can tap it afresh. Then square the training pictures with
-        the game (``follow_pictures``). Taps of a game no longer on screen (another game, or one
-        rebuilt by a history edit) are left as they are."""
-        game = self.controller.game
-        self.taps = [tap for tap in self.taps if tap.game is game]
-        if game is None:
-            return
-        in_force = {id(step) for step in game.actions}
-        for tap in self.taps:
-            undone = id(tap.step) not in in_force
-            if undone == tap.undone:
-                continue
-            tap.undone = undone
-            dice = tap.dice()
-            if dice is not None and dice is self.taken:
-                dice.set_die(tap.box, tap.step.was if undone else tap.step.now)
-        self.follow_pictures(game, in_force)
-
-    def follow_pictures(self, game: Game, in_force: set[int]) -> None:
-        """Mark each picture a correction step of ``game`` names withdrawn while the step is undone,
-        and restored when it is done again: a wrong tap, undone, must not teach the reader the misread.
-        The steps name their pictures in the game's journal, so this holds for a game resumed after a
-        crash or a restart too, and squares up a withdrawal the crash cut off. A tap a history edit
-        deleted, or changed to other faces, is withdrawn as well: the table no longer stands behind it."""
-        if game is not self.pictures_game:
-            before, journal = self.pictures_game, self.controller.journal
-            dropped: set[str] = set()
-            if before is not None and journal is not None and journal is self.pictures_journal:
-                dropped = _pictures_in_force(before) - _pictures_in_force(game)
-            self.pictures_game, self.pictures_journal = game, journal
-            try:
-                self.pictures = withdrawn_states(self.corrections_folder)
-            except CorrectionsError as exc:
-                log.warning("corrections not followed through undo: %s", exc)
-                self.pictures = {}
-            for name in sorted(dropped):
-                self.mark_picture(name, True)
-        for event in game.events:
-            if isinstance(event, DieCorrected) and event.picture is not None:
-                self.mark_picture(event.picture, id(event) not in in_force)
-
-    def mark_picture(self, name: str, withdrawn: bool) -> None:
-        """Mark the corrections folder's picture ``name`` withdrawn from training (or restored),
-        where it is there and not so marked already."""
-        if self.pictures.get(name, withdrawn) == withdrawn:
-            return
-        try:
-            withdraw_correction(self.corrections_folder, self.corrections_folder / name, withdrawn)
-        except OSError as exc:
-            log.warning("could not mark the correction %s %s: %s", name, "withdrawn" if withdrawn else "restored", exc)
-            return
-        self.pictures[name] = withdrawn
+        picker.picked.connect(lambda face: self.session.add_missed(dice, x, y, face))

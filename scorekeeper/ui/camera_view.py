@@ -30,6 +30,10 @@ class Overlay:
     """(n,) which of them need a tap to confirm."""
     aside: Detections
     """Dice outside the rolling area (set aside)."""
+    frozen: bool = False
+    """The dice are a roll as it was read (drawn bold, tappable); else the live finds (drawn thin)."""
+    caption: str = ""
+    """Which of the two the boxes are, drawn over the top of the picture."""
 
     @classmethod
     def empty(cls) -> Overlay:
@@ -140,15 +144,23 @@ class CameraView(QWidget):
             scoring = bool(self.overlay.scoring[index]) if index < len(self.overlay.scoring) else False
             colour = UNSURE if unsure else SCORING if scoring else NOT_SCORING
             label = f"{int(dice.values[index])}{'?' if unsure else ''}"
-            self._box(painter, dice.boxes[index], colour, label, dashed=unsure)
+            self._box(painter, dice.boxes[index], colour, label, dashed=unsure, width=3 if self.overlay.frozen else 1)
+        if self.overlay.caption:
+            font.setPointSize(max(font.pointSize() - 6, 9))
+            painter.setFont(font)
+            # along the bottom of the picture, clear of the dice's value tags (drawn above each box)
+            tag = QRectF(x, y + height * scale - 26, min(width * scale, 14.0 + 9.0 * len(self.overlay.caption)), 26)
+            painter.fillRect(tag, QColor(0, 0, 0, 170))
+            painter.setPen(QColor("white") if self.overlay.frozen else QColor("#bdc3c7"))
+            painter.drawText(tag.adjusted(7, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self.overlay.caption)
         painter.end()
 
-    def _box(self, painter: QPainter, box: NDArray[np.float32], colour: QColor, label: str, dashed: bool) -> None:
+    def _box(self, painter: QPainter, box: NDArray[np.float32], colour: QColor, label: str, dashed: bool, width: int = 3) -> None:
         top_left = self.to_widget(float(box[0]), float(box[1]))
         bottom_right = self.to_widget(float(box[2]), float(box[3]))
         rect = QRectF(top_left, bottom_right)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(colour, 3, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
+        painter.setPen(QPen(colour, width, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
         painter.drawRect(rect)
         if label:
             tag = QRectF(rect.left(), rect.top() - 30, max(30.0, 18.0 * len(label)), 28)

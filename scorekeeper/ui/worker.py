@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from scorekeeper.pipeline.calibration import CalibrationProfile
+from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import TableState
 from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
 from scorekeeper.pipeline.watch import WatchStep, Watcher
@@ -50,7 +51,7 @@ class CaptureWorker(QObject):
     stepped = Signal(object)
     """A :class:`WatchStep` for the live view (frames are dropped while the view is busy)."""
     table_event = Signal(object, object)
-    """A settle event and the frame it happened on (never dropped)."""
+    """A settle event and the :class:`WatchStep` it happened on (never dropped)."""
     reader_missing = Signal(str)
     """The dice reader could not be loaded: why. Frames are still shown."""
     lost = Signal(str)
@@ -66,9 +67,11 @@ class CaptureWorker(QObject):
         profile: CalibrationProfile,
         reader: ReaderFactory = default_reader,
         opener: SourceOpener = default_opener,
+        empty_table: EmptyTable | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec
+        self.empty_table = empty_table
         self.profile = profile
         self._reader_factory = reader
         self._opener = opener
@@ -76,14 +79,23 @@ class CaptureWorker(QObject):
         self._view_free = threading.Event()
         self._view_free.set()
         self.watcher: Watcher | None = None
-        self._dice_count: int | None = None
+        self._expected: int | None = None
         self._source: Any = None
 
-    def set_dice_count(self, count: int | None) -> None:
-        """Tell a demo table how many dice the player throws next (other sources ignore it)."""
-        self._dice_count = count
-        if hasattr(self._source, "next_count"):
-            self._source.next_count = count
+    def expect(self, count: int | None) -> None:
+        """The game expects ``count`` dice thrown next (0: none now, None: no dice game): the reader
+        is told, and a demo table throws them (safe from any thread)."""
+        self._expected = count
+        if self.watcher is not None:
+            self.watcher.thrown = count
+        expect = getattr(self._source, "expect", None)
+        if expect is not None:
+            expect(count)
+
+    def learn_empty_table(self) -> None:
+        """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
+        if self.watcher is not None:
+            self.watcher.learn_empty_table()
 
     def stop(self) -> None:
         """End the loop after the frame in hand (safe from any thread)."""
@@ -129,7 +141,7 @@ class CaptureWorker(QObject):
             return
         source, note = opened
         self._source = source
-        self.set_dice_count(self._dice_count)
+        self.expect(self._expected)
         try:
             self.opened.emit(str(getattr(source, "name", self.spec)), note)
             try:
@@ -138,12 +150,13 @@ class CaptureWorker(QObject):
                 self.reader_missing.emit(str(exc))
                 self._frames_only(source)
                 return
-            self.watcher = Watcher(source, reader, self.profile)
+            self.watcher = Watcher(source, reader, self.profile, empty_table=self.empty_table)
+            self.watcher.thrown = self._expected
             if self._stop.is_set():
                 return
             for step in self.watcher:
                 for event in step.events:
-                    self.table_event.emit(event, step.frame)
+                    self.table_event.emit(event, step)
                 if self._view_free.is_set():
                     self._view_free.clear()
                     self.stepped.emit(step)

@@ -1,0 +1,203 @@
+"""A whole game played from a camera or a recording, with no window: ``scorekeeper watch --game``.
+
+The watch loop's steps go into the same :class:`~scorekeeper.table.session.TableSession` the
+window runs; each roll it takes is scored, and the choices between rolls (which dice to keep,
+bank or roll on) are made by a :class:`Chooser`: the coach's best play, or a decisions file.
+A roll that farkles is a Farkle, a die read unsure is taken as read, and a roll with dice not
+read is taken back to be thrown again (no one is there to tap; the game says so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from scorekeeper.coach import policy_for
+from scorekeeper.coach.advice import Advice, advise_state
+from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase, describe_turn
+from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.table.session import DiceOnTable, PlainPlay, TableSession
+
+ROLL_ON = "r"
+BANK = "b"
+
+
+class DecisionsError(FarkleError):
+    """A decisions file that cannot be read, or that does not fit the game the camera sees."""
+
+
+class Chooser(Protocol):
+    """Who makes the choices between rolls."""
+
+    def keep(self, state: GameState) -> Dice:
+        """The dice to keep from the scoring roll on the table."""
+        ...
+
+    def bank(self, state: GameState) -> bool:
+        """Bank now (True) or roll the dice left (False); asked only where both are allowed."""
+        ...
+
+
+class CoachChooser:
+    """The coach's best play (``scorekeeper coach``) for the rules in force."""
+
+    def __init__(self, state: GameState) -> None:
+        self.policy = policy_for(state.rules)
+
+    def _advice(self, state: GameState) -> Advice:
+        advice = advise_state(self.policy, state)
+        if advice is None:
+            raise DecisionsError(f"the coach has no advice for {state.rules.name} here")
+        return advice
+
+    def keep(self, state: GameState) -> Dice:
+        best = self._advice(state).best_keep
+        if best is None:
+            raise DecisionsError("the coach found nothing to keep in a roll that scores")
+        return best.keep
+
+    def bank(self, state: GameState) -> bool:
+        return bool(self._advice(state).bank)
+
+
+@dataclass
+class FileChooser:
+    """Choices read from a decisions file, one a line, in the order they come up: after each
+    scoring roll the dice kept (``1 5``, or ``k 1 5``), and after each keep where banking is
+    allowed ``b`` (bank) or ``r`` (roll on). Blank lines and ``#`` comments are skipped."""
+
+    lines: list[tuple[int, str]]
+    """(line number, text) of the choices not made yet."""
+    name: str
+    """The file, for messages."""
+
+    @classmethod
+    def read(cls, path: Path) -> FileChooser:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DecisionsError(f"cannot read the decisions file {path}: {exc}") from None
+        lines = [(n, line.split("#")[0].strip()) for n, line in enumerate(text.splitlines(), start=1)]
+        return cls([(n, line) for n, line in lines if line], str(path))
+
+    def _next(self, wanted: str) -> tuple[int, str]:
+        if not self.lines:
+            raise DecisionsError(f"{self.name}: no decision left for {wanted}; the camera game stops here")
+        return self.lines.pop(0)
+
+    def keep(self, state: GameState) -> Dice:
+        roll = state.turn.roll if state.turn is not None else None
+        number, line = self._next(f"the roll {roll}")
+        text = line[1:].strip() if line.lower().startswith("k") else line
+        try:
+            return Dice.from_str(text)
+        except FarkleError as exc:
+            raise DecisionsError(f"{self.name}:{number}: {line!r} is no keep for the roll {roll} ({exc})") from None
+
+    def bank(self, state: GameState) -> bool:
+        number, line = self._next("bank or roll on")
+        if line.lower() not in (BANK, ROLL_ON):
+            raise DecisionsError(f"{self.name}:{number}: expected {BANK!r} (bank) or {ROLL_ON!r} (roll on), got {line!r}")
+        return line.lower() == BANK
+
+
+class CameraGame:
+    """Plays ``game`` from the watch loop's steps through a :class:`TableSession`."""
+
+    def __init__(self, game: Game, chooser: Chooser, corrections: Path, say: Callable[[str], None]) -> None:
+        """``say`` is told each roll, keep, bank, Farkle and question as it happens."""
+        self.game = game
+        self.chooser = chooser
+        self.say = say
+        self.play = PlainPlay(game, refused=lambda why: say(f"Not allowed: {why}"))
+        self.session = TableSession(self.play, corrections, on_expect=self._expect)
+        self.watcher: Watcher | None = None
+        self._asked = ""
+        self._told: DiceOnTable | None = None
+        self._rolling_on: tuple[int, int, int] | None = None
+
+    def _expect(self, count: int | None) -> None:
+        if self.watcher is not None:
+            self.watcher.thrown = count
+            expect = getattr(self.watcher.source, "expect", None)
+            if expect is not None:
+                expect(count)
+
+    def run(self, watcher: Watcher, max_frames: int | None = None, turn_over: Callable[[GameState], None] | None = None) -> None:
+        """Play until the game is over, the source ends, or ``max_frames``; ``turn_over`` is
+        called after each finished turn (to print the scoreboard)."""
+        self.watcher = watcher
+        self._expect(self.session.expected)
+        for step in watcher.steps(max_frames):
+            self.session.saw(step.dice, step.aside)
+            for event in step.events:
+                self.session.table_event(event, step.frame.image)
+                finished = len(self.game.state.history)
+                self._play_on()
+                if self.session.prompt and self.session.prompt != self._asked:
+                    self.say(self.session.prompt)
+                self._asked = self.session.prompt
+                if turn_over is not None and len(self.game.state.history) > finished:
+                    turn_over(self.game.state)
+            if self.game.state.over:
+                return
+
+    def _play_on(self) -> None:
+        """Confirm flagged dice as read, then make every choice due until the next roll is needed."""
+        pending = self.session.pending
+        if pending is not None:
+            flagged = [i for i, unsure in enumerate(pending.unsure) if unsure]
+            self.say(f"Read unsure, taken as read: {' '.join(str(pending.values[i]) for i in flagged)}")
+            for index in flagged:
+                self.session.correct(pending, index, pending.values[index])
+        taken, state = self.session.taken, self.game.state
+        if taken is not None and taken is not self._told and state.turn is not None and state.turn.roll is not None:
+            self._told = taken
+            name = state.current.name if state.current is not None else ""
+            self.say(f"{name} rolls {state.turn.roll}")
+        state = self.game.state
+        turn = state.turn
+        if turn is not None and turn.roll is not None and self.session.taken is not None and state.missing_dice():
+            # no one at the table to tap the die in: the roll goes back, the dice are thrown again
+            self.say(f"Only {len(turn.roll)} of the {turn.dice_left} dice were read: the roll is taken back; throw them again.")
+            self.game.undo()
+            self.session.game_changed()
+            return
+        while (action := self._choice()) is not None:
+            before = len(self.game.state.history)
+            if not self.play.take(action):
+                return
+            state = self.game.state
+            if isinstance(action, Kept) and len(state.history) == before:
+                self.say(f"  keeps {action.dice}: turn {state.turn.total if state.turn else 0:,}")
+            for record in state.history[before:]:
+                self.say(describe_turn(record, state))
+            self.session.game_changed()
+
+    def _choice(self) -> Action | None:
+        """The step due now, or None while the next roll (or nothing) is awaited."""
+        state = self.game.state
+        turn = state.turn
+        if state.over or turn is None:
+            return None
+        if state.phase is Phase.TO_KEEP:
+            if self.session.taken is None:
+                return None  # a roll typed or read elsewhere: not this camera's
+            scored = state.roll_score()
+            if scored is None or scored.farkle:
+                return Farkled()
+            return Kept(self.chooser.keep(state))
+        if not turn.keeps or not state.can_bank():
+            return None
+        if not state.can_roll():
+            return Banked()
+        here = (len(state.history), len(turn.rolls), len(turn.keeps))
+        if here == self._rolling_on:
+            return None  # chosen already: the next roll is awaited
+        if self.chooser.bank(state):
+            return Banked()
+        self._rolling_on = here
+        return None

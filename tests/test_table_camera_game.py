@@ -1,0 +1,132 @@
+"""A whole game from a recording with no window (``scorekeeper watch --game``): the same score
+sheet as the same game typed into ``play``."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorekeeper.cli import build_parser
+from scorekeeper.cli.play import Session
+from scorekeeper.cli.watch import run as watch
+from scorekeeper.export import csv_text, score_sheet
+from scorekeeper.game import Game
+from scorekeeper.pipeline.demo import Choreography
+from scorekeeper.rules import load_rules
+from scorekeeper.table.camera_game import CoachChooser
+from tests.pipeline_films import FilmReader, write_video
+
+
+def coached_game(seed: int, max_rolls: int) -> tuple[list[list[int]], list[str]]:
+    """Rolls of a whole retail game for Ann and Bob played by the coach, and the same game as the
+    lines typed into ``play``."""
+    rng = np.random.default_rng(seed)
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    coach = CoachChooser(game.state)
+    rolls: list[list[int]] = []
+    typed: list[str] = []
+    while not game.state.over and len(rolls) < max_rolls:
+        state = game.state
+        assert state.turn is not None
+        roll = [int(v) for v in rng.integers(1, 7, state.turn.dice_left)]
+        rolls.append(roll)
+        typed.append(" ".join(map(str, roll)))
+        game.roll(roll)
+        scored = game.state.roll_score()
+        assert scored is not None
+        if scored.farkle:
+            game.farkle()
+            typed.append("f")
+            continue
+        keep = coach.keep(game.state)
+        game.keep(keep)
+        typed.append(f"k {keep}")
+        state = game.state
+        if state.can_bank() and (not state.can_roll() or coach.bank(state)):
+            game.bank()
+            typed.append("b")
+    assert game.state.over, "the seed's game ends within max_rolls"
+    return rolls, typed
+
+
+def film_of(rolls: list[list[int]], seed: int) -> Choreography:
+    """Each roll thrown onto the table, at rest for half a second, then picked up."""
+    film = Choreography(320, 240, seed=seed)
+    film.empty(5)
+    for roll in rolls:
+        film.throw(roll, frames=10)
+        film.rest(16)
+        film.empty(16)
+    return film
+
+
+def sheet_rows(text: str) -> list[str]:
+    """The CSV sheet without its two time stamps."""
+    return [line for line in text.splitlines() if not line.startswith(("started,", "exported,"))]
+
+
+@pytest.mark.slow
+def test_a_whole_game_from_a_recording_ends_with_the_sheet_of_the_same_game_typed_into_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    rolls, typed = coached_game(seed=11, max_rolls=200)
+    film = film_of(rolls, seed=11)
+    scenes = film.drain()
+    video = tmp_path / "game.avi"
+    labels = write_video(scenes, video)
+    reader = FilmReader(scenes, labels, seed=3).by_picture(video)
+
+    sheet = tmp_path / "camera.csv"
+    args = ["watch", f"video:{video}", "--game", "--rules", "retail", "--players", "Ann,Bob", "--sheet", str(sheet)]
+    assert watch(build_parser().parse_args(args), reader=reader) == 0
+
+    played = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    Session(played, io.StringIO(), None).run(io.StringIO("\n".join(typed) + "\n"), interactive=False)
+    assert played.state.over
+    assert sheet_rows(sheet.read_text()) == sheet_rows(csv_text(score_sheet(played.events)))
+
+
+
+def test_a_decisions_file_makes_the_choices_and_a_bad_line_says_where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    scenes = film_of([[1, 5, 2, 3, 4, 6], [2, 2, 3, 3], [4, 4, 6, 6, 2, 3]], seed=5).drain()
+    video = tmp_path / "turns.avi"
+    labels = write_video(scenes, video)
+    decisions = tmp_path / "decisions.txt"
+    decisions.write_text("# Ann keeps the 1 and the 5, and rolls on\nk 1 5\nr\n")
+    args = ["watch", f"video:{video}", "--game", "--players", "Ann,Bob", "--decisions", str(decisions)]
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert "Ann rolls 1 2 3 4 5 6" in out and "keeps 1 5: turn 150" in out
+    assert "Ann rolls 2 2 3 3" in out and "FARKLE! Ann loses the turn" in out
+    assert "Bob rolls 2 3 4 4 6 6" in out and "The recording ended before the game did." in out
+
+    decisions.write_text("k 1 5\nmaybe\n")
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 2
+    assert f"{decisions}:2: expected 'b' (bank) or 'r' (roll on), got 'maybe'" in capsys.readouterr().err
+
+
+def test_game_options_without_a_game_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert watch(build_parser().parse_args(["watch", "demo", "--players", "Ann,Bob"])) == 2
+    assert "add --game" in capsys.readouterr().err
+    assert watch(build_parser().parse_args(["watch", "demo", "--game"])) == 2
+    assert "no players" in capsys.readouterr().err
+
+
+def test_a_roll_with_a_die_not_read_is_taken_back_to_be_thrown_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    scenes = film_of([[1, 5, 2, 3, 4, 6], [1, 5, 2, 3, 4, 6]], seed=6).drain()
+    video = tmp_path / "missed.avi"
+    labels = write_video(scenes, video)
+    first_roll = len(scenes) // 2
+    # the reader never sees one die of the first throw
+    labels = [label[1:] if i < first_roll and len(label) == 6 else label for i, label in enumerate(labels)]
+    args = ["watch", f"video:{video}", "--game", "--players", "Ann,Bob", "--decisions", str(tmp_path / "d.txt")]
+    (tmp_path / "d.txt").write_text("k 1 5\nb\n")
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2, miss=0.0).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert "Only 5 of the 6 dice were read: the roll is taken back; throw them again." in out
+    assert "Ann banks 150: now 150." in out

@@ -1,0 +1,170 @@
+"""The table session without Qt: taking a roll, what it asks, taps and their pictures, what is
+drawn, and the dice the game expects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.game import DiceRolled, DieCorrected, Game, Kept
+from scorekeeper.pipeline.settling import EventKind, SettleEvent
+from scorekeeper.rules import Dice, load_rules
+from scorekeeper.table import PlainPlay, TableSession
+from scorekeeper.vision.corrections import load_corrections
+from scorekeeper.vision.detections import Detections
+
+FRAME = np.full((240, 320, 3), 90, np.uint8)
+
+
+def dice(values: str, confidences: list[float] | None = None, x0: float = 20) -> Detections:
+    faces = [int(v) for v in values.split()]
+    boxes = [[x0 + 40 * i, 50, x0 + 40 * i + 30, 80] for i in range(len(faces))]
+    return Detections(np.array(boxes, np.float32), np.array(faces), np.array(confidences or [0.95] * len(faces), np.float32))
+
+
+def event(kind: EventKind, found: Detections | None = None) -> SettleEvent:
+    found = found if found is not None else Detections.empty()
+    return SettleEvent(kind, 0, 0.0, found, found.unsure)
+
+
+class Table:
+    """A session on a fresh retail game for Ann and Bob, recording what it tells."""
+
+    def __init__(self, folder: Path) -> None:
+        self.game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+        self.expected: list[int | None] = []
+        self.changes = 0
+        self.session = TableSession(PlainPlay(self.game), folder, on_change=self.changed, on_expect=self.expected.append)
+
+    def changed(self) -> None:
+        self.changes += 1
+
+    def settle(self, found: Detections, aside: Detections | None = None) -> None:
+        self.session.saw(found, aside if aside is not None else Detections.empty())
+        self.session.table_event(event(EventKind.SETTLED, found), FRAME)
+
+    def step(self, act: object) -> None:
+        """A step of play made elsewhere (the turn panel, the keyboard)."""
+        self.game.act(act)  # type: ignore[arg-type]
+        self.session.game_changed()
+
+
+def test_a_sure_roll_is_taken_and_drawn_frozen_until_its_dice_move(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    assert table.session.expected == 6
+    table.settle(dice("1 5 2 3 4 6"))
+    assert table.game.state.turn.roll == Dice.from_str("1 2 3 4 5 6")
+    drawing = table.session.drawing()
+    assert drawing.frozen and drawing.caption == "Roll taken: 1 2 3 4 5 6" and len(drawing.dice) == 6
+    assert drawing.scoring.tolist() == [True] * 6, "a straight scores every die"
+    assert table.session.tappable() is table.session.taken
+
+    # a hand sweeps the dice away: the roll stays the game's, but the boxes drawn are the live finds
+    table.session.saw(dice("2 2"), Detections.empty())
+    table.session.table_event(event(EventKind.MOVING, dice("2 2")), FRAME)
+    drawing = table.session.drawing()
+    assert not drawing.frozen and drawing.dice.roll() == [2, 2] and "has been moved" in drawing.caption
+    assert table.session.tappable() is None
+    table.session.tap_refused()
+    assert "c WAS NOW" in table.session.prompt
+
+
+def test_an_unsure_die_waits_for_a_tap_and_the_tap_goes_into_the_game_with_its_picture(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4", [0.95, 0.2, 0.95]))
+    pending = table.session.pending
+    assert pending is not None and pending.unsure == [False, True, False]
+    assert table.game.state.turn.roll is None and "Tap each flagged die" in table.session.prompt
+    assert table.session.drawing().frozen and table.session.drawing().unsure.tolist() == [False, True, False]
+
+    table.session.correct(pending, 1, 5)
+    assert table.game.state.turn.roll == Dice.from_str("2 4 5") and table.session.pending is None
+    rolled, corrected = table.game.events[-2:]
+    assert isinstance(rolled, DiceRolled) and rolled.dice == Dice.from_str("2 3 4") and rolled.source == "camera"
+    assert isinstance(corrected, DieCorrected) and (corrected.was, corrected.now) == (3, 5)
+    assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(3, 5)]
+    assert table.session.prompt == ""
+
+    # undone in the game: the picture leaves training and the die drawn shows its read again
+    table.game.undo()
+    table.session.game_changed()
+    assert load_corrections(tmp_path).corrections == () and sorted(table.session.taken.values) == [2, 3, 4]
+    table.game.redo()
+    table.session.game_changed()
+    assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(3, 5)]
+    assert sorted(table.session.taken.values) == [2, 4, 5]
+
+
+def test_a_tap_on_the_roll_taken_corrects_it_and_a_missed_die_is_added(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4"))
+    taken = table.session.taken
+    assert taken is not None
+    table.session.add_missed(taken, 250, 150, 5)
+    assert table.game.state.turn.roll == Dice.from_str("2 3 4 5") and len(taken.values) == 4
+    table.session.correct(taken, taken.values.index(3), None)
+    assert table.game.state.turn.roll == Dice.from_str("2 4 5") and taken.values == [2, 4, 5]
+
+
+def test_too_many_dice_are_asked_about_until_the_table_or_the_game_moves_on(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.step(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
+    table.step(Kept(Dice.from_str("1 5")))
+    assert table.session.expected == 4
+    table.settle(dice("1 5 2 2 3 6"))
+    assert "6 dice in the rolling area, but Ann has 4 to roll" in table.session.prompt
+    assert table.game.state.turn.roll is None, "nothing is taken"
+    table.session.table_event(event(EventKind.MOVING, dice("2 2 3 6")), FRAME)
+    assert table.session.prompt == "", "the kept dice were moved: the question no longer applies"
+
+    table.settle(dice("1 5 2 2 3 6"))
+    assert table.session.prompt
+    table.step(DiceRolled(Dice.from_str("2 2 3 6")))  # typed instead
+    assert table.session.prompt == "", "the game moved on: the question no longer applies"
+
+
+def test_the_dice_set_aside_are_checked_against_the_keeps_the_game_has_out_of_play(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.step(DiceRolled(Dice.from_str("1 1 2 3 4 6")))
+    table.step(Kept(Dice.from_str("1 1")))
+    table.settle(dice("3 4 5 6"), aside=dice("1 2", x0=260))
+    assert "set aside show 1 2" in table.session.prompt and "keeps were 1 1" in table.session.prompt
+
+    # hot dice: all six scored and picked up again, so nothing is out of play any more
+    table = Table(tmp_path)
+    table.step(DiceRolled(Dice.from_str("1 1 1 5 5 5")))
+    table.step(Kept(Dice.from_str("1 1 1 5 5 5")))
+    assert table.game.state.turn.set_aside == () and table.session.expected == 6
+    table.settle(dice("2 3 4 6 6 2"), aside=dice("1", x0=280))
+    assert "keeps were none" in table.session.prompt
+
+
+def test_the_dice_expected_follow_the_game_and_an_undone_roll_is_expected_again(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4 6 6 2"))  # a Farkle
+    assert table.expected == [0]
+    table.game.undo()
+    table.session.game_changed()
+    assert table.expected == [0, 6], "the roll was taken back: the same six dice are thrown again"
+    table.session.game_changed()
+    assert table.expected == [0, 6], "nothing changed: nothing is asked again"
+    table.step(DiceRolled(Dice.from_str("2 3 4 6 6 2")))
+    table.game.farkle()
+    table.session.game_changed()
+    assert table.expected == [0, 6, 0, 6] and table.game.state.current.name == "Bob"
+
+
+def test_the_roll_is_drawn_while_its_dice_lie_where_they_were_read_and_the_live_finds_once_they_do_not(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    roll = dice("1 5 2 3 4 6")
+    table.settle(roll)
+    none = Detections.empty()
+    table.session.saw(roll[1:], none)  # a die missed in one frame
+    table.session.saw(roll, none)
+    assert table.session.drawing().frozen
+    for _ in range(3):  # a hand sweeps the first die away, before the dice count as moving
+        table.session.saw(roll[1:], none)
+    assert not table.session.drawing().frozen and table.session.tappable() is None
+    table.session.saw(roll, none)  # it was only covered: the roll lies as read again
+    assert table.session.drawing().frozen and table.session.tappable() is table.session.taken

@@ -1,0 +1,56 @@
+"""The camera pane as a view of the table session: the calibration's empty-table view, frozen
+and live boxes, and the dice the game expects reaching the reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+from pytestqt.qtbot import QtBot
+
+from scorekeeper.rules import Dice, load_rules
+from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.vision.detections import Detections
+from tests.ui_fakes import LabelReader, ScriptedTable
+
+KNOT = np.array([[560, 400, 600, 440]], np.float32)
+"""A knot in the table the reader takes for a 3."""
+
+
+class KnotReader(LabelReader):
+    """Reads the table's labels, the knot as a die too, and notes the count of dice it is told."""
+
+    told: list[int | None] = []
+
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        KnotReader.told.append(dice)
+        found = super().read(frame, dice)
+        return Detections(np.concatenate([found.boxes, KNOT]), np.concatenate([found.values, [3]]), np.concatenate([found.confidences, [0.97]]))
+
+
+def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(640, 480)
+    window = MainWindow(
+        GameController(tmp_path), WindowOptions(source="scripted"), reader=lambda: KnotReader(table), opener=lambda spec, profile: table  # type: ignore[arg-type, return-value]
+    )
+    qtbot.addWidget(window)
+    window.show()
+    pane = window.camera
+    qtbot.waitUntil(lambda: pane.latest is not None, timeout=10000)
+    pane.calibrate()
+    qtbot.waitUntil(lambda: pane.calibration_dialog.isVisible(), timeout=5000)
+    pane.calibration_dialog.remember_empty_table()
+    qtbot.waitUntil(lambda: len(pane.empty_table) == 1, timeout=5000)
+    pane.calibration_dialog.reject()
+
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    KnotReader.told.clear()
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: window.controller.state.turn.roll is not None, timeout=20000)
+    assert window.controller.state.turn.roll == Dice.from_str("2 3 4"), "the knot is the table's, not a die"
+    assert 6 in KnotReader.told, "the reader is told the six dice the game expects thrown"
+    drawing = pane.overlay()
+    assert drawing.frozen and drawing.caption == "Roll taken: 2 3 4" and len(drawing.dice) == 3
+    window.close()
