@@ -210,6 +210,21 @@ def test_the_window_keeps_its_width_as_the_texts_grow(qtbot: QtBot, tmp_path: Pa
     window.close()
 
 
+def test_the_camera_pane_keeps_its_width_as_its_lines_grow(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path)
+    window.resize(1400, 900)
+    qtbot.wait(50)
+    pane = window.camera
+    widths = {(window.width(), pane.width())}
+    for words in (1, 8, 40):
+        pane.status.setText("demo table: dice moving, 30 frames/s read " * words)
+        pane.prompt.setText("3 dice in the rolling area, but Annabelle-Marguerite has 2 to roll " * words)
+        qtbot.wait(30)
+        widths.add((window.width(), pane.width()))
+    assert len(widths) == 1, widths
+    window.close()
+
+
 def test_the_keep_that_wins_says_so(qtbot: QtBot, tmp_path: Path) -> None:
     window = open_window(qtbot, tmp_path)
     assert window.controller.start(load_rules("house-2009"), ["Ann", "Bob"])
