@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge
-from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
 SIZE = 30.0
 SPOTS = [(60.0, 60.0), (160.0, 70.0), (100.0, 160.0), (220.0, 180.0)]
@@ -179,6 +180,17 @@ def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> 
     assert [(d["value"], d["unsure"]) for d in record["dice"]] == [(3, False), (1, True)]
     assert set(record["dice"][0]) == {"box", "value", "confidence", "unsure"}
     assert record["dice"][0]["box"] == [45.0, 45.0, 75.0, 75.0]
+
+
+def test_a_die_the_model_doubts_is_unsure_though_settling_is_left_on_the_generic_line() -> None:
+    assert DEFAULT_UNSURE_BELOW < BETWEEN < MODEL_LINE
+    read = model_reads(dice(SPOTS[:3], [5, 2, 6]), np.array([False, True, False]))
+    settler = Settler()  # the profile's line, 0.5 by default: the model's own line must still hold
+    assert settler.params.unsure_below == DEFAULT_UNSURE_BELOW
+    settled = [event for _ in range(12) for event in settler.update(read, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1
+    assert settled[0].dice.values.tolist() == [5, 6, 2] and settled[0].unsure.tolist() == [False, False, True], "left to right"
+    assert settled[0].dice.unsure_below == MODEL_LINE
 
 
 @pytest.mark.parametrize(

@@ -23,13 +23,22 @@ from scorekeeper.rules import Dice, load_rules
 from scorekeeper.ui.camera_pane import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW
 from tests.ui_fakes import LabelReader, Misread, ScriptedTable
+from tests.unsure_reads import BETWEEN, MODEL_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def window_on(qtbot: QtBot, home: Path, table: ScriptedTable | None, source: str | None = "scripted", misreads: Sequence[Misread] = ()) -> MainWindow:
-    """The window on ``table``; its reader reads what the table shows, but for ``misreads``."""
+def window_on(
+    qtbot: QtBot,
+    home: Path,
+    table: ScriptedTable | None,
+    source: str | None = "scripted",
+    misreads: Sequence[Misread] = (),
+    unsure_below: float = DEFAULT_UNSURE_BELOW,
+) -> MainWindow:
+    """The window on ``table``; its reader reads what the table shows, but for ``misreads``, against ``unsure_below``."""
 
     def opener(spec: str, profile: object) -> ScriptedTable:
         if table is None or (source is None and spec.startswith("webcam")):
@@ -37,7 +46,7 @@ def window_on(qtbot: QtBot, home: Path, table: ScriptedTable | None, source: str
         return table
 
     window = MainWindow(
-        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table, misreads), opener=opener  # type: ignore[arg-type]
+        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table, misreads, unsure_below), opener=opener  # type: ignore[arg-type]
     )
     qtbot.addWidget(window)
     window.show()
@@ -196,6 +205,23 @@ def test_a_broken_last_profile_is_reported_and_the_default_used(qtbot: QtBot, tm
     window = window_on(qtbot, tmp_path, None)
     assert "settle_frames" in window.camera.prompt.text() and "not used" in window.camera.prompt.text()
     assert window.camera.profile_name == "default profile"
+    window.close()
+
+
+def test_a_die_the_model_doubts_holds_the_cameras_roll_until_it_is_tapped(qtbot: QtBot, tmp_path: Path) -> None:
+    assert DEFAULT_UNSURE_BELOW < BETWEEN < MODEL_LINE
+    table = ScriptedTable(320, 240)
+    doubted_3 = Misread(roll=(2, 3, 4), face=3, read_as=3, confidence=BETWEEN)
+    window = window_on(qtbot, tmp_path, table, misreads=[doubted_3], unsure_below=MODEL_LINE)
+    controller, camera = window.controller, window.camera
+    controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: controller.state.turn.roll is not None or "tap" in camera.prompt.text().lower(), timeout=20000)
+    assert controller.state.turn.roll is None, "a die read between 0.5 and the model's line must wait for a tap"
+    flagged = np.flatnonzero(camera.view.overlay.unsure).tolist()
+    assert len(flagged) == 1 and int(camera.view.overlay.dice.values[flagged[0]]) == 3
+    tap_die(qtbot, window, flagged[0], 3)
+    assert controller.state.turn.roll == Dice.from_str("2 3 4"), "confirmed as read, the roll is taken"
     window.close()
 
 
