@@ -37,7 +37,27 @@ def test_the_committed_models_are_found_checked_and_small() -> None:
     assert "int8_from_sha256" in json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["pips"]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 30 of 36 rolls exact (83.3%), recall 96.0%, precision 97.1%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
+@pytest.mark.xfail(
+    strict=True,
+    raises=FileNotFoundError,
+    reason="models/unsure_line.json is not recorded yet: `python benchmarks/unsure_threshold.py --record` "
+    "(1,600 rendered rolls, about 12 min on 2 idle cores) was not run on the shared machine",
+)
+def test_the_manifests_unsure_line_is_the_one_the_benchmark_measured_on_these_models() -> None:
+    manifest = json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))
+    record = json.loads((REPO / "models" / "unsure_line.json").read_text(encoding="utf-8"))
+    assert record["models"] == {key: manifest[key]["sha256"] for key in ("finder", "pips")}, (
+        "the unsure line was measured on other models: run benchmarks/unsure_threshold.py --record"
+    )
+    assert record["scenes"] >= 1600, "fewer scenes cannot tell 99.9% right from 100%"
+    # the line worked out again from the record's counts: the lowest threshold with 99.9% of its sure dice right
+    meeting = [row["threshold"] for row in record["rows"] if row["sure"] and (row["sure"] - row["wrong_and_sure"]) / row["sure"] >= 0.999]
+    assert record["chosen"] == min(meeting)
+    assert manifest["unsure_below"] == record["chosen"], "the manifest's unsure line is not the one measured"
+    assert OnnxDiceReader().unsure_below == record["chosen"]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="known gap, committed model (train 63 min): 30 of 36 rolls exact (83.3%), recall 96.0%, precision 97.1%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
 def test_every_rendered_sample_roll_is_exact(reader: OnnxDiceReader) -> None:
     items = load_dataset(SAMPLES)
     assert len(items) >= 30
@@ -74,7 +94,10 @@ def test_detections_are_in_frame_pixels_with_confidences(reader: OnnxDiceReader)
     assert isinstance(found, Detections) and len(found) == len(item.labels)
     assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= frame.shape[1]) and np.all(found.boxes[:, 3] <= frame.shape[0])
     assert np.all((found.confidences > 0) & (found.confidences <= 1))
-    assert found.unsure_below == reader.unsure_below
+    # the line is the manifest's, read here from the file itself, and it is what marks dice unsure
+    line = json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["unsure_below"]
+    assert found.unsure_below == line
+    assert found.unsure.tolist() == [confidence < line for confidence in found.confidences.tolist()]
 
 
 def _among(boxes: np.ndarray, box: np.ndarray) -> bool:
