@@ -24,6 +24,7 @@ from scorekeeper.ui.camera_pane import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW
+from tests.pdf_pages import A4_POINTS, read_pdf
 from tests.ui_fakes import LabelReader, Misread, ScriptedTable
 from tests.unsure_reads import BETWEEN, MODEL_LINE
 
@@ -169,8 +170,14 @@ def test_the_score_sheet_exports_as_pdf_from_the_window(qtbot: QtBot, tmp_path: 
     window = window_on(qtbot, tmp_path, None)
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
     window.turn_panel.submit("115234")
+    window.turn_panel.submit("115")
+    window.turn_panel.command("bank")
     assert window.export_sheet(tmp_path / "sheet.pdf", "pdf")
-    assert (tmp_path / "sheet.pdf").read_bytes().startswith(b"%PDF")
+    sizes, lines = read_pdf(tmp_path / "sheet.pdf")
+    assert len(sizes) == 1 and sizes[0] == pytest.approx(A4_POINTS, abs=1.0)
+    # Ann banked 1 1 5: 100 + 100 + 50 (no entry minimum in the retail chart); Bob has not played
+    assert "Ann 250 0" in lines and "Bob 0 0" in lines
+    assert any(line.startswith("Started ") and "; exported " in line for line in lines)
     window.close()
 
 
