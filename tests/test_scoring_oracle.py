@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from farkle_oracle import oracle_score
+from scorekeeper.rules import load_rules
 
 RULE_SETS = [
     pytest.param("retail", (), id="retail"),
@@ -31,10 +32,9 @@ MAX_REPORTED = 25
 
 
 def _load(rule_set: str, variants: tuple[str, ...]) -> Any:
-    rules_mod = pytest.importorskip("scorekeeper.rules")
     if variants:
-        return rules_mod.load_rules(rule_set, variants=list(variants))
-    return rules_mod.load_rules(rule_set)
+        return load_rules(rule_set, variants=list(variants))
+    return load_rules(rule_set)
 
 
 def _score(rules: Any, roll: tuple[int, ...]) -> Any:
