@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +20,6 @@ from scorekeeper.vision.render import Scene, TableLook, render
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_images"
-BYLER = REPO.parent / "shared" / "data" / "byler_d6"
-needs_byler = pytest.mark.skipif(not (BYLER / "split.csv").exists(), reason="../shared/data/byler_d6 is not beside this checkout")
 
 
 @pytest.fixture(scope="module")
@@ -193,10 +192,16 @@ def test_the_finder_looks_at_the_scale_it_was_trained_at(model_copy: Path) -> No
 
 
 @pytest.fixture(scope="module")
-def byler_test_items() -> list[LabelledImage]:
+def byler(shared_data: Callable[..., Path]) -> Path:
+    """The byler photos beside the checkout (owed in CI: see conftest.py)."""
+    return shared_data("byler_d6", "split.csv", "images", "labels")
+
+
+@pytest.fixture(scope="module")
+def byler_test_items(byler: Path) -> list[LabelledImage]:
     # The reviewed labels: a green 3 labelled 2 and a smoky 3 left unlabelled would hold a reader
     # that reads every die right to 49 of 51 rolls, under the 97% target.
-    items, fixes = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
+    items, fixes = with_label_fixes(load_dataset(byler, split="test"), byler)
     assert fixes
     return items
 
@@ -206,50 +211,42 @@ def byler_test(reader: OnnxDiceReader, byler_test_items: list[LabelledImage]) ->
     return score_dataset(reader, byler_test_items)
 
 
-@needs_byler
-def test_every_byler_label_fix_names_a_photo_and_finds_its_die() -> None:
-    path = label_fixes_for(BYLER)
+def test_every_byler_label_fix_names_a_photo_and_finds_its_die(byler: Path) -> None:
+    path = label_fixes_for(byler)
     assert path is not None
     fixes = read_label_fixes(path)
-    stems = {p.stem for p in (BYLER / "images").iterdir()}
+    stems = {p.stem for p in (byler / "images").iterdir()}
     assert {fix.stem for fix in fixes} <= stems
     assert all(fix.why and fix.seen != fix.labelled for fix in fixes)
-    applied = [with_label_fixes(load_dataset(BYLER, split=split), BYLER)[1] for split in ("train", "test")]
+    applied = [with_label_fixes(load_dataset(byler, split=split), byler)[1] for split in ("train", "test")]
     assert sum(map(len, applied)) == len(fixes), "each fix applies to its split and finds what it fixes"
 
 
-@needs_byler
 def test_byler_test_recall(byler_test: Score) -> None:
     assert byler_test.recall >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_precision(byler_test: Score) -> None:
     assert byler_test.precision >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_value_accuracy(byler_test: Score) -> None:
     assert byler_test.value_accuracy >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_roll_exact(byler_test: Score) -> None:
     assert byler_test.roll_exact >= 0.97, "\n".join(byler_test.failures)
 
 
-@needs_byler
 def test_byler_test_sure_dice_are_right_and_few_are_unsure(byler_test: Score) -> None:
     assert byler_test.sure_accuracy >= 0.999, byler_test.report()
     assert byler_test.unsure_share <= 0.03, byler_test.report()
 
 
-@needs_byler
 def test_no_byler_test_roll_is_misread_without_the_window_asking(byler_test: Score) -> None:
     assert byler_test.unasked == 0, "\n".join(byler_test.failures)
 
 
-@needs_byler
 @pytest.mark.parametrize("factor", [0.5, 2.0])
 def test_byler_test_photos_resized_are_read_at_other_dice_sizes(reader: OnnxDiceReader, byler_test_items: list[LabelledImage], factor: float) -> None:
     # The byler dice are 30-50 px; resized, 15-25 and 60-100 px, sizes other webcams and tables
