@@ -200,3 +200,114 @@ def test_a_die_the_model_doubts_is_unsure_though_settling_is_left_on_the_generic
 def test_bad_parameters_are_refused_by_name(kwargs: dict[str, float]) -> None:
     with pytest.raises(SettleError, match=next(iter(kwargs))):
         SettleParams(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"settle_frames": 2, "glitches": 1, "move_frames": 2},
+        {"settle_frames": 300},
+        {"iou": 0.05},
+        {"iou": 0.95},
+        {"drift": 1.0},
+        {"glitches": 0},
+        {"glitches": 9},
+        {"move_frames": 1},
+        {"move_frames": 10},
+        {"clear_frames": 1},
+        {"patience": 1},
+        {"nudge": 0.0},
+        {"seen_share": 0.0, "agreement": 1.0, "unsure_below": 1.0},
+        {"unsure_below": 0.0},
+    ],
+)
+def test_parameters_at_the_ends_of_their_ranges_are_taken(kwargs: dict[str, float]) -> None:
+    params = SettleParams(**kwargs)  # type: ignore[arg-type]
+    assert all(getattr(params, name) == value for name, value in kwargs.items())
+
+
+@pytest.mark.parametrize(
+    "kwargs, quoted",
+    [
+        ({"settle_frames": 10.0}, "settle_frames must be a whole number 2-300, got 10.0"),
+        ({"settle_frames": 301}, "settle_frames must be a whole number 2-300, got 301"),
+        ({"drift": 0.0}, "drift must be more than 0 and at most 1 (a die's size), got 0.0"),
+        ({"drift": 1.5}, "drift must be more than 0 and at most 1 (a die's size), got 1.5"),
+        ({"glitches": 10}, "glitches must be 0-9 (below settle_frames), got 10"),
+        ({"glitches": 1.0}, "glitches must be 0-9 (below settle_frames), got 1.0"),
+        ({"move_frames": 11}, "move_frames must be 1-settle_frames (10), got 11"),
+        ({"seen_share": 1.5}, "seen_share must be 0-1, got 1.5"),
+        ({"unsure_below": -0.1}, "unsure_below must be 0-1, got -0.1"),
+    ],
+)
+def test_parameters_just_out_of_range_are_refused_quoting_the_value(kwargs: dict[str, float], quoted: str) -> None:
+    with pytest.raises(SettleError) as refused:
+        SettleParams(**kwargs)  # type: ignore[arg-type]
+    assert str(refused.value) == quoted
+
+
+def test_a_box_is_cut_by_the_frame_edge_within_two_pixels_of_any_side() -> None:
+    boxes = np.array(
+        [
+            [2.0, 30, 20, 50],  # left edge, on the margin
+            [2.5, 30, 20, 50],  # half a pixel inside it
+            [30, 2.0, 50, 20],  # top
+            [30, 30, 98.0, 50],  # right: 100 - 2
+            [30, 30, 50, 78.0],  # bottom: 80 - 2
+            [30, 30, 50, 50],  # well inside
+            [30, 30, 97.5, 77.5],  # just inside the right and bottom margins
+        ],
+        np.float32,
+    )
+    assert cut_by_edge(boxes, 100, 80).tolist() == [True, False, True, True, True, False, False]
+    assert cut_by_edge(np.array([[0, 0, 10, 10]], np.float32), 100, 80).tolist() == [True]
+    none = cut_by_edge(np.zeros((0, 4), np.float32), 100, 80)
+    assert none.shape == (0,) and none.dtype == bool
+
+
+def test_overlap_of_boxes_worked_by_hand() -> None:
+    from scorekeeper.pipeline.settling import _iou
+
+    square = np.array([[0.0, 0.0, 10.0, 10.0]])
+    others = np.array(
+        [
+            [5.0, 0.0, 15.0, 10.0],  # half of it: 50 / (100 + 100 - 50)
+            [0.0, 5.0, 10.0, 25.0],  # a tall box: 50 / (100 + 200 - 50)
+            [20.0, 20.0, 30.0, 30.0],  # apart, off to the lower right
+            [20.0, 0.0, 30.0, 10.0],  # apart, to the right only
+            [0.0, 0.0, 10.0, 10.0],  # the same box
+        ]
+    )
+    assert _iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 1.0]]))
+
+
+def test_odd_frames_are_forgiven_up_to_glitches_but_never_the_latest() -> None:
+    still = dice(SPOTS[:3], [2, 4, 6])
+
+    def with_ghost(x: float) -> Detections:
+        ghost = dice([(x, 220.0)], [3], confidence=0.4)
+        return Detections(np.concatenate([still.boxes, ghost.boxes]), np.concatenate([still.values, ghost.values]), np.concatenate([still.confidences, ghost.confidences]))
+
+    def settled_at(ghosts: dict[int, float]) -> list[int]:
+        frames = [with_ghost(ghosts[i]) if i in ghosts else still for i in range(20)]
+        return [frame for kind, frame, _ in run(Settler(SettleParams(settle_frames=10, glitches=2)), frames) if kind == "settled"]
+
+    # frames 0-9 are the first ten: two odd ones among them (ghosts in two places) are forgiven
+    assert settled_at({5: 40.0, 8: 280.0}) == [9]
+    # an odd latest frame never is: the roll waits one frame
+    assert settled_at({9: 280.0}) == [10]
+    # three odd frames are one too many until the first of them leaves the last ten
+    assert settled_at({3: 40.0, 5: 160.0, 8: 280.0}) == [13]
+
+
+def test_moving_and_cleared_events_carry_their_frame_time_and_dice() -> None:
+    settler = Settler(SettleParams(unsure_below=0.5))
+    # one die read exactly at the line: that is sure; one below it is not
+    found = Detections(dice(SPOTS[:2], [3, 5]).boxes, np.array([3, 5]), np.array([0.5, 0.49]))
+    events = [event for i in range(12) for event in settler.update(found, frame=100 + i, time=(100 + i) / 30)]
+    moving = events[0]
+    assert (moving.kind, moving.frame, moving.time) == (EventKind.MOVING, 101, pytest.approx(101 / 30))
+    assert moving.dice.values.tolist() == [3, 5] and moving.unsure.tolist() == [False, True]
+    cleared = [event for i in range(15) for event in settler.update(Detections.empty(), frame=200 + i, time=(200 + i) / 30)]
+    assert [(event.kind, event.frame, event.time) for event in cleared] == [(EventKind.CLEARED, 214, pytest.approx(214 / 30))]
+    assert len(cleared[0].dice) == 0 and cleared[0].unsure.shape == (0,) and cleared[0].unsure.dtype == bool
