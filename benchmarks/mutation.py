@@ -57,6 +57,8 @@ def prepare(only: list[str], tests: list[str]) -> None:
             f"only_mutate = {toml_list(only)}\n"
             f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n'
+            # each mutant from a process that has not run the tests: scoring's lru caches would answer for the mutants
+            'process_isolation = "forkserver"\n'
             f"also_copy = {toml_list([name for name in COPIED if name not in ('scorekeeper', 'tests', 'pyproject.toml')])}\n"
         )
 
