@@ -266,7 +266,7 @@ def test_a_box_is_cut_by_the_frame_edge_within_two_pixels_of_any_side() -> None:
 
 
 def test_overlap_of_boxes_worked_by_hand() -> None:
-    from scorekeeper.pipeline.settling import _iou
+    from scorekeeper.pipeline.settling import _iou, _sizes
 
     square = np.array([[0.0, 0.0, 10.0, 10.0]])
     others = np.array(
@@ -275,10 +275,13 @@ def test_overlap_of_boxes_worked_by_hand() -> None:
             [0.0, 5.0, 10.0, 25.0],  # a tall box: 50 / (100 + 200 - 50)
             [20.0, 20.0, 30.0, 30.0],  # apart, off to the lower right
             [20.0, 0.0, 30.0, 10.0],  # apart, to the right only
+            [0.0, 20.0, 10.0, 30.0],  # apart, below only
             [0.0, 0.0, 10.0, 10.0],  # the same box
         ]
     )
-    assert _iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 1.0]]))
+    assert _iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 0.0, 1.0]]))
+    # a die's size is its box's longer side, wherever it lies in the frame
+    assert _sizes(np.array([[300.0, 20.0, 330.0, 44.0], [10.0, 200.0, 34.0, 230.0]])).tolist() == [30.0, 30.0]
 
 
 def test_odd_frames_are_forgiven_up_to_glitches_but_never_the_latest() -> None:
@@ -311,3 +314,48 @@ def test_moving_and_cleared_events_carry_their_frame_time_and_dice() -> None:
     cleared = [event for i in range(15) for event in settler.update(Detections.empty(), frame=200 + i, time=(200 + i) / 30)]
     assert [(event.kind, event.frame, event.time) for event in cleared] == [(EventKind.CLEARED, 214, pytest.approx(214 / 30))]
     assert len(cleared[0].dice) == 0 and cleared[0].unsure.shape == (0,) and cleared[0].unsure.dtype == bool
+
+
+def test_after_the_camera_shifted_a_die_pushed_against_the_frame_edge_is_unsure() -> None:
+    # three dice rest; from frame 4 the whole picture is 20 px further right (a bumped camera), so
+    # the die at x 270-300 lies at 290-320 in a 320 px frame: cut by the edge, unsure
+    spots = [(60.0, 60.0), (160.0, 120.0), (285.0, 100.0)]
+    frames = [dice(spots, [2, 3, 4], shift=(0.0 if i < 4 else 20.0, 0.0)) for i in range(20)]
+    settler = Settler(SettleParams(settle_frames=10))
+    settled = [event for i, found in enumerate(frames) for event in settler.update(found, frame=i, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].dice.values.tolist() == [2, 3, 4]
+    assert settled[0].unsure.tolist() == [False, False, True]
+
+
+def test_a_die_seen_in_fewer_than_half_the_still_frames_is_not_in_the_roll() -> None:
+    # two dice seen every frame, a third only every third frame (3 or 4 of each 10): the roll waits
+    # for it, and once patience runs out it is taken without it
+    two = dice(SPOTS[:2], [1, 5])
+    three = dice(SPOTS[:3], [1, 5, 2])
+    frames = [three if i % 3 == 0 else two for i in range(60)]
+    events = run(Settler(SettleParams(settle_frames=10, patience=3)), frames)
+    settled = [(frame, roll) for kind, frame, roll in events if kind == "settled"]
+    assert settled[0][1] == [1, 5] and settled[0][0] >= 29
+
+
+def test_a_die_whose_reads_disagree_is_unsure_however_sure_each_read_is() -> None:
+    # every read of the second die is fully confident, but half say 5 and half 6: after waiting it is
+    # taken, and marked unsure for the disagreement alone (its voted confidence, 0.5, is above the line)
+    frames = [Detections(dice(SPOTS[:2], [2, 5]).boxes, np.array([2, 6 if i % 2 else 5]), np.array([1.0, 1.0]), 0.3) for i in range(60)]
+    settler = Settler(SettleParams(settle_frames=10, patience=3, unsure_below=0.3))
+    settled = [event for found in frames for event in settler.update(found) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].dice.confidences[1] == pytest.approx(0.5)
+    assert settled[0].unsure.tolist() == [False, True]
+
+
+def test_dice_stirring_twice_between_rolls_are_told_moving_once_and_the_state_follows() -> None:
+    settler = Settler(SettleParams(settle_frames=10))
+    # at rest; the 4 knocked 20 px a frame to a brief stop (3 frames, too short for a roll), then on to rest again
+    shifts = [0] * 12 + [20, 40] + [60] * 3 + [80, 100] + [120] * 12
+    kinds_seen: list[str] = []
+    states: list[TableState] = []
+    for found in (dice([SPOTS[0], (SPOTS[1][0], SPOTS[1][1] + x)], [3, 4]) for x in shifts):
+        kinds_seen.extend(event.kind.value for event in settler.update(found))
+        states.append(settler.state)
+    assert kinds_seen == ["moving", "settled", "moving", "settled"], "moved twice between the rolls, told once"
+    assert states[11] is TableState.STILL and states[13] is TableState.MOVING and states[-1] is TableState.STILL
