@@ -33,6 +33,18 @@ TARGETS = {
     "processing": (["scorekeeper/vision/processing.py"], ["tests/test_vision_processing.py", "tests/test_vision_reader.py"]),
 }
 """The code players rely on most, each with the tests that guard it."""
+UNCACHED = '''
+
+@pytest.fixture(autouse=True)
+def _scoring_uncached():
+    """Mutation runs only: each test computes its scores afresh, so mutmut sees every test that reaches
+    the scoring functions behind the caches (a cached answer hides the test from it)."""
+    from scorekeeper.rules import scoring
+
+    scoring.best_split.cache_clear()
+    scoring._options.cache_clear()
+'''
+"""Added to the scratch copy's conftest.py."""
 
 
 def toml_list(items: list[str]) -> str:
@@ -50,6 +62,8 @@ def prepare(only: list[str], tests: list[str]) -> None:
             shutil.copytree(source, SCRATCH / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
         else:
             shutil.copy2(source, SCRATCH / name)
+    with (SCRATCH / "conftest.py").open("a", encoding="utf-8") as stream:
+        stream.write(UNCACHED)
     with (SCRATCH / "pyproject.toml").open("a", encoding="utf-8") as stream:
         stream.write(
             "\n[tool.mutmut]\n"
