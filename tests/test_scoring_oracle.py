@@ -310,3 +310,11 @@ def test_a_roll_that_is_not_dice_is_refused_quoting_it(given: list[Any], message
 
 def test_the_score_keeps_the_roll_sorted() -> None:
     assert _score(load_rules("retail"), (5, 1, 3)).roll == Dice.from_str("1 3 5")
+
+
+def test_typed_dice_may_have_spaces_and_commas_and_anything_else_is_refused_quoting_it() -> None:
+    assert Dice.from_str(" 1,1, 5 ") == Dice([1, 1, 5])
+    for text, bad in [("1 X 5", "X"), ("1 7 5", "7"), ("1 0", "0")]:
+        with pytest.raises(IllegalRoll) as refused:
+            Dice.from_str(text)
+        assert str(refused.value) == f"die {bad} in {text!r} is not a face of a die (1-6)"
