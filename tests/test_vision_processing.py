@@ -114,6 +114,41 @@ def test_an_unsure_find_centred_on_a_stronger_die_is_that_die_found_again() -> N
     assert found_again(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, bool)).tolist() == []
 
 
+def test_a_find_counts_as_found_again_by_its_centre_on_each_axis_up_to_the_margin() -> None:
+    # a die at x 300-340, y 20-60 (a box off the diagonal, so x and y cannot stand in for each
+    # other); its middle, 10% of the side in from each edge, is x 304-336, y 24-56
+    die = [300, 20, 340, 60]
+    finds = {
+        (306, 28, 342, 64): True,  # centre (324, 46)
+        (294, 30, 314, 50): True,  # centre x 304: on the left end of the middle
+        (326, 30, 346, 50): True,  # centre x 336: the right end
+        (310, 14, 330, 34): True,  # centre y 24: the top end
+        (310, 40, 330, 72): True,  # centre y 56: the bottom end
+        (293, 30, 313, 50): False,  # centre x 303: in the edge band
+        (310, 41, 330, 75): False,  # centre y 58: in the edge band
+    }
+    for find, again in finds.items():
+        boxes = np.array([die, find], np.float32)
+        result = found_again(boxes, np.array([0.9, 0.5], np.float32), np.ones(2, bool), np.array([False, True]))
+        assert result.tolist() == [False, again], find
+
+
+def test_box_overlap_worked_by_hand() -> None:
+    square = np.array([[0, 0, 10, 10]], np.float32)
+    others = np.array(
+        [
+            [5, 0, 15, 10],  # half of it: 50 / (100 + 100 - 50)
+            [0, 5, 10, 25],  # a tall box: 50 / (100 + 200 - 50)
+            [20, 20, 30, 30],  # apart, off to the lower right
+            [20, 0, 30, 10],  # apart, to the right only
+            [0, 20, 10, 30],  # apart, below only
+            [2, 3, 6, 10],  # inside it: 28 / 100
+        ],
+        np.float32,
+    )
+    assert box_iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 0.0, 0.28]]), abs=1e-6)
+
+
 def test_crops_are_square_centred_and_cut_at_full_resolution() -> None:
     frame = np.zeros((400, 400, 3), np.uint8)
     frame[190:210, 190:210] = 255  # a 20 px white square
