@@ -88,6 +88,19 @@ def test_only_local_peaks_above_the_threshold_are_dice() -> None:
     assert len(boxes) == 2 and np.all(boxes >= 0) and np.all(boxes <= 40)
 
 
+def test_a_peak_is_the_highest_of_its_eight_neighbours_even_at_the_edge_of_the_map() -> None:
+    heat = np.zeros((10, 10), np.float32)
+    heat[0, 0], heat[9, 9], heat[0, 5] = 0.8, 0.6, 0.55  # dice at the frame's corners and edge
+    heat[5, 5], heat[6, 6] = 0.9, 0.85  # a peak, and its shoulder down and to the right
+    heat[3, 8], heat[2, 7] = 0.95, 0.7  # a peak, and its shoulder up and to the left
+    heat[3, 3], heat[3, 1] = 0.5, 0.45  # two cells apart: each its own peak
+    heat[8, 2] = 0.3  # exactly at the threshold
+    cells = np.zeros((1, 5, 10, 10), np.float32)
+    cells[0, 0] = heat
+    _, scores = decode_finder(cells, 1.0, (40, 40), 0.3)
+    assert scores.astype(float).round(2).tolist() == [0.95, 0.9, 0.8, 0.6, 0.55, 0.5, 0.45, 0.3]
+
+
 def test_non_maximum_suppression_keeps_the_best_of_overlapping_boxes() -> None:
     boxes = np.array([[0, 0, 10, 10], [20, 20, 30, 30], [1, 0, 11, 10], [21, 21, 30, 30]], np.float32)
     scores = np.array([0.5, 0.9, 0.8, 0.3], np.float32)
