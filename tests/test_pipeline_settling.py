@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from tests.box_cases import OTHERS, OVERLAPS, SQUARE
 from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
 SIZE = 30.0
@@ -268,18 +269,7 @@ def test_a_box_is_cut_by_the_frame_edge_within_two_pixels_of_any_side() -> None:
 def test_overlap_of_boxes_worked_by_hand() -> None:
     from scorekeeper.pipeline.settling import _iou, _sizes
 
-    square = np.array([[0.0, 0.0, 10.0, 10.0]])
-    others = np.array(
-        [
-            [5.0, 0.0, 15.0, 10.0],  # half of it: 50 / (100 + 100 - 50)
-            [0.0, 5.0, 10.0, 25.0],  # a tall box: 50 / (100 + 200 - 50)
-            [20.0, 20.0, 30.0, 30.0],  # apart, off to the lower right
-            [20.0, 0.0, 30.0, 10.0],  # apart, to the right only
-            [0.0, 20.0, 10.0, 30.0],  # apart, below only
-            [0.0, 0.0, 10.0, 10.0],  # the same box
-        ]
-    )
-    assert _iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 0.0, 1.0]]))
+    assert _iou(SQUARE.astype(np.float64), OTHERS.astype(np.float64)) == pytest.approx(np.array([OVERLAPS]))
     # a die's size is its box's longer side, wherever it lies in the frame
     assert _sizes(np.array([[300.0, 20.0, 330.0, 44.0], [10.0, 200.0, 34.0, 230.0]])).tolist() == [30.0, 30.0]
 

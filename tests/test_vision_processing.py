@@ -38,6 +38,7 @@ from scorekeeper.vision.processing import (
     softmax,
     suppress_overlaps,
 )
+from tests.box_cases import OTHERS, OVERLAPS, SQUARE
 
 
 @pytest.mark.parametrize(
@@ -147,19 +148,7 @@ def test_a_find_counts_as_found_again_by_its_centre_on_each_axis_up_to_the_margi
 
 
 def test_box_overlap_worked_by_hand() -> None:
-    square = np.array([[0, 0, 10, 10]], np.float32)
-    others = np.array(
-        [
-            [5, 0, 15, 10],  # half of it: 50 / (100 + 100 - 50)
-            [0, 5, 10, 25],  # a tall box: 50 / (100 + 200 - 50)
-            [20, 20, 30, 30],  # apart, off to the lower right
-            [20, 0, 30, 10],  # apart, to the right only
-            [0, 20, 10, 30],  # apart, below only
-            [2, 3, 6, 10],  # inside it: 28 / 100
-        ],
-        np.float32,
-    )
-    assert box_iou(square, others) == pytest.approx(np.array([[1 / 3, 0.2, 0.0, 0.0, 0.0, 0.28]]), abs=1e-6)
+    assert box_iou(SQUARE, OTHERS) == pytest.approx(np.array([OVERLAPS]), abs=1e-6)
 
 
 def test_crops_are_square_centred_and_cut_at_full_resolution() -> None:
