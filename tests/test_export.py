@@ -13,6 +13,7 @@ from scorekeeper.export import ExportError, export_csv, export_html, score_sheet
 from scorekeeper.game import Game, save_game
 from scorekeeper.game.journal import Journal
 from scorekeeper.rules import load_rules
+from tests.pdf_pages import A4_POINTS, read_pdf
 
 STARTED = "2026-01-01T20:00:00+00:00"
 EXPORTED = "2026-01-01T22:30:00+00:00"
@@ -110,18 +111,20 @@ def test_names_are_escaped_in_html(tmp_path: Path) -> None:
     assert "&lt;b&gt;Ann&lt;/b&gt;" in (tmp_path / "s.html").read_text()
 
 
-def test_pdf_is_drawn_by_qt_and_reads_back(tmp_path: Path) -> None:
-    from PySide6.QtPdf import QPdfDocument
-
+def test_the_pdf_reads_back_as_one_a4_page_with_the_export_time_every_player_and_total(tmp_path: Path) -> None:
     from scorekeeper.ui.pdf_export import export_pdf
 
     game = finished_game()
     export_pdf(game.events, tmp_path / "s.pdf", EXPORTED)
     assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
-    document = QPdfDocument()
-    assert document.load(str(tmp_path / "s.pdf")) == QPdfDocument.Error.None_
-    text = " ".join(document.getAllText(page).text() for page in range(document.pageCount()))
-    assert "Winner: Ann" in text and "2,550" in text and "Farkle" in text
+    sizes, lines = read_pdf(tmp_path / "s.pdf")
+    assert len(sizes) == 1, "a four-turn game fits on one page"
+    assert sizes[0] == pytest.approx(A4_POINTS, abs=1.0), f"not A4: {sizes[0]} points"
+    text = " ".join(lines)
+    assert "exported 1 January 2026, 22:30 (UTC)" in text and "Started 1 January 2026, 20:00 (UTC)" in text
+    assert "Winner: Ann" in text
+    # Ann: 1,050 then 1,500 banked; Bob: two Farkles and nothing banked (finished_game's own tally)
+    assert "Ann (winner) 2,550 0" in lines and "Bob 0 2" in lines
     assert [p.name for p in tmp_path.iterdir()] == ["s.pdf"], "no temporary file left behind"
 
 
@@ -144,7 +147,14 @@ def test_the_export_command_reads_a_journal_or_a_save(tmp_path: Path, kind: str,
     for source in ("game.jsonl", "game.json"):
         out = tmp_path / f"{source}.{kind}"
         assert main(["export", str(tmp_path / source), "--format", kind, "-o", str(out)]) == 0
-        assert out.stat().st_size > 0
+        if kind == "html":
+            parser = _Text()
+            parser.feed(out.read_text(encoding="utf-8"))
+            assert "Winner: Ann" in parser.cells and parser.cells[parser.cells.index("Ann (winner)") + 1] == "2,550"
+            assert parser.cells[parser.cells.index("Bob") + 1] == "0"
+        elif kind == "pdf":
+            sizes, lines = read_pdf(out)
+            assert len(sizes) == 1 and "Ann (winner) 2,550 0" in lines and "Bob 0 2" in lines
     if kind == "csv":
         assert (tmp_path / "game.jsonl.csv").read_text().split("\n", 3)[3] == (tmp_path / "game.json.csv").read_text().split("\n", 3)[3]
 

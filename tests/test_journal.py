@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -184,6 +187,54 @@ def test_when_the_disk_refuses_the_game_does_not_take_the_step(tmp_path: Path) -
     with pytest.raises(FarkleError, match="closed"):
         game.keep("5 5")
     assert game.state == state
+
+
+def fsyncs_of(path: Path, monkeypatch: pytest.MonkeyPatch, on_sync: Callable[[], object], fail: bool = False) -> list[object]:
+    """Record ``on_sync()`` at each fsync of the file at ``path`` (others pass through); ``fail``: each
+    such fsync fails as a full or removed disk makes it fail."""
+    synced: list[object] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        if os.fstat(fd).st_ino == path.stat().st_ino:
+            synced.append(on_sync())
+            if fail:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    return synced
+
+
+def test_each_event_is_synced_to_disk_once_before_the_game_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.jsonl"
+    journal = Journal.create(path)
+    game = Game.new(load_rules("retail"), ["Ann"], sink=journal.write)
+    # at each sync: lines in the file (the header, the start, the seat, then one per step) and events the game holds
+    synced = fsyncs_of(path, monkeypatch, lambda: (len(path.read_bytes().splitlines()), len(game.events)))
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.bank()
+    game.undo()
+    game.redo()
+    assert synced == [(4, 2), (5, 3), (6, 4), (7, 5), (8, 6)]
+    assert len(game.events) == 7
+
+
+def test_a_failed_sync_refuses_the_step_and_leaves_the_journal_as_it_was(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.jsonl"
+    game, journal = played(path)
+    on_disk, events, state = path.read_bytes(), game.events, game.state
+    failing = fsyncs_of(path, monkeypatch, lambda: "synced", fail=True)
+    with pytest.raises(JournalError, match=r"cannot write the journal \(Input/output error\); the last step was not taken: make room"):
+        game.keep("5 5")
+    assert failing == ["synced"]
+    assert game.events == events and game.state == state
+    assert path.read_bytes() == on_disk, "a step refused must not be read back on resume"
+    monkeypatch.undo()
+    game.keep("5 5")
+    journal.close()
+    assert dicts(open_journal(path).game) == dicts(game)
 
 
 def test_unfinished_games_are_offered_newest_first_but_not_shelved_or_finished(tmp_path: Path) -> None:

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge
-from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from tests.box_cases import OTHERS, OVERLAPS, SQUARE
+from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
 SIZE = 30.0
 SPOTS = [(60.0, 60.0), (160.0, 70.0), (100.0, 160.0), (220.0, 180.0)]
@@ -181,6 +183,17 @@ def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> 
     assert record["dice"][0]["box"] == [45.0, 45.0, 75.0, 75.0]
 
 
+def test_a_die_the_model_doubts_is_unsure_though_settling_is_left_on_the_generic_line() -> None:
+    assert DEFAULT_UNSURE_BELOW < BETWEEN < MODEL_LINE
+    read = model_reads(dice(SPOTS[:3], [5, 2, 6]), np.array([False, True, False]))
+    settler = Settler()  # the profile's line, 0.5 by default: the model's own line must still hold
+    assert settler.params.unsure_below == DEFAULT_UNSURE_BELOW
+    settled = [event for _ in range(12) for event in settler.update(read, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1
+    assert settled[0].dice.values.tolist() == [5, 6, 2] and settled[0].unsure.tolist() == [False, False, True], "left to right"
+    assert settled[0].dice.unsure_below == MODEL_LINE
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [{"settle_frames": 1}, {"iou": 1.5}, {"move_frames": 0}, {"clear_frames": 0}, {"agreement": 2.0}, {"patience": 0}, {"nudge": -1.0}],
@@ -188,3 +201,151 @@ def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> 
 def test_bad_parameters_are_refused_by_name(kwargs: dict[str, float]) -> None:
     with pytest.raises(SettleError, match=next(iter(kwargs))):
         SettleParams(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"settle_frames": 2, "glitches": 1, "move_frames": 2},
+        {"settle_frames": 300},
+        {"iou": 0.05},
+        {"iou": 0.95},
+        {"drift": 1.0},
+        {"glitches": 0},
+        {"glitches": 9},
+        {"move_frames": 1},
+        {"move_frames": 10},
+        {"clear_frames": 1},
+        {"patience": 1},
+        {"nudge": 0.0},
+        {"seen_share": 0.0, "agreement": 1.0, "unsure_below": 1.0},
+        {"unsure_below": 0.0},
+    ],
+)
+def test_parameters_at_the_ends_of_their_ranges_are_taken(kwargs: dict[str, float]) -> None:
+    params = SettleParams(**kwargs)  # type: ignore[arg-type]
+    assert all(getattr(params, name) == value for name, value in kwargs.items())
+
+
+@pytest.mark.parametrize(
+    "kwargs, quoted",
+    [
+        ({"settle_frames": 10.0}, "settle_frames must be a whole number 2-300, got 10.0"),
+        ({"settle_frames": 301}, "settle_frames must be a whole number 2-300, got 301"),
+        ({"drift": 0.0}, "drift must be more than 0 and at most 1 (a die's size), got 0.0"),
+        ({"drift": 1.5}, "drift must be more than 0 and at most 1 (a die's size), got 1.5"),
+        ({"glitches": 10}, "glitches must be 0-9 (below settle_frames), got 10"),
+        ({"glitches": 1.0}, "glitches must be 0-9 (below settle_frames), got 1.0"),
+        ({"move_frames": 11}, "move_frames must be 1-settle_frames (10), got 11"),
+        ({"seen_share": 1.5}, "seen_share must be 0-1, got 1.5"),
+        ({"unsure_below": -0.1}, "unsure_below must be 0-1, got -0.1"),
+    ],
+)
+def test_parameters_just_out_of_range_are_refused_quoting_the_value(kwargs: dict[str, float], quoted: str) -> None:
+    with pytest.raises(SettleError) as refused:
+        SettleParams(**kwargs)  # type: ignore[arg-type]
+    assert str(refused.value) == quoted
+
+
+def test_a_box_is_cut_by_the_frame_edge_within_two_pixels_of_any_side() -> None:
+    boxes = np.array(
+        [
+            [2.0, 30, 20, 50],  # left edge, on the margin
+            [2.5, 30, 20, 50],  # half a pixel inside it
+            [30, 2.0, 50, 20],  # top
+            [30, 30, 98.0, 50],  # right: 100 - 2
+            [30, 30, 50, 78.0],  # bottom: 80 - 2
+            [30, 30, 50, 50],  # well inside
+            [30, 30, 97.5, 77.5],  # just inside the right and bottom margins
+        ],
+        np.float32,
+    )
+    assert cut_by_edge(boxes, 100, 80).tolist() == [True, False, True, True, True, False, False]
+    assert cut_by_edge(np.array([[0, 0, 10, 10]], np.float32), 100, 80).tolist() == [True]
+    none = cut_by_edge(np.zeros((0, 4), np.float32), 100, 80)
+    assert none.shape == (0,) and none.dtype == bool
+
+
+def test_overlap_of_boxes_worked_by_hand() -> None:
+    from scorekeeper.pipeline.settling import _iou, _sizes
+
+    assert _iou(SQUARE.astype(np.float64), OTHERS.astype(np.float64)) == pytest.approx(np.array([OVERLAPS]))
+    # a die's size is its box's longer side, wherever it lies in the frame
+    assert _sizes(np.array([[300.0, 20.0, 330.0, 44.0], [10.0, 200.0, 34.0, 230.0]])).tolist() == [30.0, 30.0]
+
+
+def test_odd_frames_are_forgiven_up_to_glitches_but_never_the_latest() -> None:
+    still = dice(SPOTS[:3], [2, 4, 6])
+
+    def with_ghost(x: float) -> Detections:
+        ghost = dice([(x, 220.0)], [3], confidence=0.4)
+        return Detections(np.concatenate([still.boxes, ghost.boxes]), np.concatenate([still.values, ghost.values]), np.concatenate([still.confidences, ghost.confidences]))
+
+    def settled_at(ghosts: dict[int, float]) -> list[int]:
+        frames = [with_ghost(ghosts[i]) if i in ghosts else still for i in range(20)]
+        return [frame for kind, frame, _ in run(Settler(SettleParams(settle_frames=10, glitches=2)), frames) if kind == "settled"]
+
+    # frames 0-9 are the first ten: two odd ones among them (ghosts in two places) are forgiven
+    assert settled_at({5: 40.0, 8: 280.0}) == [9]
+    # an odd latest frame never is: the roll waits one frame
+    assert settled_at({9: 280.0}) == [10]
+    # three odd frames are one too many until the first of them leaves the last ten
+    assert settled_at({3: 40.0, 5: 160.0, 8: 280.0}) == [13]
+
+
+def test_moving_and_cleared_events_carry_their_frame_time_and_dice() -> None:
+    settler = Settler(SettleParams(unsure_below=0.5))
+    # one die read exactly at the line: that is sure; one below it is not
+    found = Detections(dice(SPOTS[:2], [3, 5]).boxes, np.array([3, 5]), np.array([0.5, 0.49]))
+    events = [event for i in range(12) for event in settler.update(found, frame=100 + i, time=(100 + i) / 30)]
+    moving = events[0]
+    assert (moving.kind, moving.frame, moving.time) == (EventKind.MOVING, 101, pytest.approx(101 / 30))
+    assert moving.dice.values.tolist() == [3, 5] and moving.unsure.tolist() == [False, True]
+    cleared = [event for i in range(15) for event in settler.update(Detections.empty(), frame=200 + i, time=(200 + i) / 30)]
+    assert [(event.kind, event.frame, event.time) for event in cleared] == [(EventKind.CLEARED, 214, pytest.approx(214 / 30))]
+    assert len(cleared[0].dice) == 0 and cleared[0].unsure.shape == (0,) and cleared[0].unsure.dtype == bool
+
+
+def test_after_the_camera_shifted_a_die_pushed_against_the_frame_edge_is_unsure() -> None:
+    # three dice rest; from frame 4 the whole picture is 20 px further right (a bumped camera), so
+    # the die at x 270-300 lies at 290-320 in a 320 px frame: cut by the edge, unsure
+    spots = [(60.0, 60.0), (160.0, 120.0), (285.0, 100.0)]
+    frames = [dice(spots, [2, 3, 4], shift=(0.0 if i < 4 else 20.0, 0.0)) for i in range(20)]
+    settler = Settler(SettleParams(settle_frames=10))
+    settled = [event for i, found in enumerate(frames) for event in settler.update(found, frame=i, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].dice.values.tolist() == [2, 3, 4]
+    assert settled[0].unsure.tolist() == [False, False, True]
+
+
+def test_a_die_seen_in_fewer_than_half_the_still_frames_is_not_in_the_roll() -> None:
+    # two dice seen every frame, a third only every third frame (3 or 4 of each 10): the roll waits
+    # for it, and once patience runs out it is taken without it
+    two = dice(SPOTS[:2], [1, 5])
+    three = dice(SPOTS[:3], [1, 5, 2])
+    frames = [three if i % 3 == 0 else two for i in range(60)]
+    events = run(Settler(SettleParams(settle_frames=10, patience=3)), frames)
+    settled = [(frame, roll) for kind, frame, roll in events if kind == "settled"]
+    assert settled[0][1] == [1, 5] and settled[0][0] >= 29
+
+
+def test_a_die_whose_reads_disagree_is_unsure_however_sure_each_read_is() -> None:
+    # every read of the second die is fully confident, but half say 5 and half 6: after waiting it is
+    # taken, and marked unsure for the disagreement alone (its voted confidence, 0.5, is above the line)
+    frames = [Detections(dice(SPOTS[:2], [2, 5]).boxes, np.array([2, 6 if i % 2 else 5]), np.array([1.0, 1.0]), 0.3) for i in range(60)]
+    settler = Settler(SettleParams(settle_frames=10, patience=3, unsure_below=0.3))
+    settled = [event for found in frames for event in settler.update(found) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].dice.confidences[1] == pytest.approx(0.5)
+    assert settled[0].unsure.tolist() == [False, True]
+
+
+def test_dice_stirring_twice_between_rolls_are_told_moving_once_and_the_state_follows() -> None:
+    settler = Settler(SettleParams(settle_frames=10))
+    # at rest; the 4 knocked 20 px a frame to a brief stop (3 frames, too short for a roll), then on to rest again
+    shifts = [0] * 12 + [20, 40] + [60] * 3 + [80, 100] + [120] * 12
+    kinds_seen: list[str] = []
+    states: list[TableState] = []
+    for found in (dice([SPOTS[0], (SPOTS[1][0], SPOTS[1][1] + x)], [3, 4]) for x in shifts):
+        kinds_seen.extend(event.kind.value for event in settler.update(found))
+        states.append(settler.state)
+    assert kinds_seen == ["moving", "settled", "moving", "settled"], "moved twice between the rolls, told once"
+    assert states[11] is TableState.STILL and states[13] is TableState.MOVING and states[-1] is TableState.STILL

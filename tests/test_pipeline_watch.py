@@ -25,7 +25,8 @@ from scorekeeper.pipeline.demo import Choreography, DemoTable
 from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams
 from scorekeeper.pipeline.sources import VideoSource, WebcamSource
 from scorekeeper.pipeline.watch import Watcher
-from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from tests.unsure_reads import BETWEEN, MODEL_LINE, DoubtingReader
 
 SETTLE = 10
 
@@ -160,6 +161,29 @@ def test_the_watch_command_prints_the_json_contract_for_a_video(
     assert settled["time"] == pytest.approx(settled["frame"] / 30, abs=0.002)
     assert all(set(die) == {"box", "value", "confidence", "unsure"} and len(die["box"]) == 4 for die in settled["dice"])
     assert "roll" not in lines[0] and lines[3]["dice"] == []
+
+
+def test_the_watch_command_marks_a_die_the_model_doubts_unsure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert DEFAULT_UNSURE_BELOW < BETWEEN < MODEL_LINE
+    film = Choreography(320, 240, seed=16)
+    film.throw([4, 2, 6], frames=16)
+    film.rest(20)
+    labels = write_video(film.scenes, tmp_path / "film.avi")
+    film_reader = FilmReader(film.scenes, labels, miss=0.0, misread=0.0)
+
+    class FollowingFilm(Watcher):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            film_reader.follow(self)
+
+    monkeypatch.setattr(watch_command, "Watcher", FollowingFilm)
+    args = build_parser().parse_args(["watch", f"video:{tmp_path / 'film.avi'}", "--json"])  # the default profile's line: 0.5
+    assert watch_command.run(args, reader=DoubtingReader(film_reader, face=2)) == 0
+    settled = [line for line in map(json.loads, capsys.readouterr().out.splitlines()) if line["event"] == "settled"]
+    assert len(settled) == 1 and settled[0]["roll"] == [2, 4, 6]
+    assert sorted((die["value"], die["unsure"]) for die in settled[0]["dice"]) == [(2, True), (4, False), (6, False)]
 
 
 def test_the_watch_command_refuses_bad_input_with_a_clear_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

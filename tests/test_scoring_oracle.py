@@ -12,11 +12,13 @@ The spot tests at the bottom are worked out by hand from the scoring charts in
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from farkle_oracle import oracle_score
+from scorekeeper.rules import Dice, IllegalRoll, load_rules
 
 RULE_SETS = [
     pytest.param("retail", (), id="retail"),
@@ -31,10 +33,9 @@ MAX_REPORTED = 25
 
 
 def _load(rule_set: str, variants: tuple[str, ...]) -> Any:
-    rules_mod = pytest.importorskip("scorekeeper.rules")
     if variants:
-        return rules_mod.load_rules(rule_set, variants=list(variants))
-    return rules_mod.load_rules(rule_set)
+        return load_rules(rule_set, variants=list(variants))
+    return load_rules(rule_set)
 
 
 def _score(rules: Any, roll: tuple[int, ...]) -> Any:
@@ -257,3 +258,63 @@ def test_engine_full_option_lists_by_hand() -> None:
     for rule_set, variants, roll, expected in _full_option_cases():
         s = _score(_load(rule_set, variants), roll)
         assert tuple((_keep(o), o.points) for o in s.options) == expected, f"[{rule_set}] {roll}"
+
+
+def test_each_keep_names_the_combinations_it_is_made_of() -> None:
+    # What the window's keep buttons and the score sheet show: the combinations of the best keep,
+    # worked out from the retail chart.
+    rules = load_rules("retail")
+    cases = {
+        "1 1 1 5 2 3": ["three of a kind 1 1 1 (1000)", "single 5 (50)"],
+        "2 2 2 2 2 1": ["single 1 (100)", "five of a kind 2 2 2 2 2 (2000)"],
+        "6 5 4 3 2 1": ["straight 1 2 3 4 5 6 (1500)"],
+        "2 2 4 4 6 6": ["three pairs 2 2 4 4 6 6 (1500)"],
+        "3 3 3 6 6 6": ["two triplets 3 3 3 6 6 6 (2500)"],
+    }
+    for roll, split in cases.items():
+        best = _score(rules, Dice.from_str(roll)).best
+        assert best is not None and [str(part) for part in best.split] == split, roll
+
+
+def test_four_of_a_kind_and_a_pair_stands_alone_where_four_of_a_kind_is_not_two_pairs() -> None:
+    # A house chart with the retail points but four of a kind NOT counting as two pairs: 4 4 4 4 6 6
+    # is four of a kind and a pair (1,500), not three pairs; 2 2 4 4 6 6 is still three pairs (1,500);
+    # 4 4 4 4 6 6 with four-and-a-pair worth 2,000 is 2,000, not the three pairs' 1,500.
+    retail = load_rules("retail")
+    own = replace(retail, scoring=replace(retail.scoring, four_of_a_kind_as_two_pairs=False))
+    best = _score(own, Dice.from_str("4 6 4 6 4 4")).best
+    assert best is not None and [str(part) for part in best.split] == ["four of a kind and a pair 4 4 4 4 6 6 (1500)"]
+    best = _score(own, Dice.from_str("2 2 4 4 6 6")).best
+    assert best is not None and [str(part) for part in best.split] == ["three pairs 2 2 4 4 6 6 (1500)"]
+    richer = replace(retail, scoring=replace(retail.scoring, four_of_a_kind_and_pair=2000))
+    best = _score(richer, Dice.from_str("4 6 4 6 4 4")).best
+    assert best is not None and (best.points, [str(part) for part in best.split]) == (2000, ["four of a kind and a pair 4 4 4 4 6 6 (2000)"])
+
+
+@pytest.mark.parametrize(
+    "given, message",
+    [
+        ([], "a roll needs at least one die"),
+        ([1, 7], "die 7 in [1, 7] is not a face of a die (1-6)"),
+        ([0, 2], "die 0 in [0, 2] is not a face of a die (1-6)"),
+        ([True, 2], "die True in [True, 2] is not a face of a die (1-6)"),
+        ([1, 2.0], "die 2.0 in [1, 2.0] is not a face of a die (1-6)"),
+        ([1, 2, 3, 4, 5, 6, 1], "[1, 2, 3, 4, 5, 6, 1] has 7 dice; Farkle is played with six"),
+    ],
+)
+def test_a_roll_that_is_not_dice_is_refused_quoting_it(given: list[Any], message: str) -> None:
+    with pytest.raises(IllegalRoll) as refused:
+        _score(load_rules("retail"), given)
+    assert str(refused.value) == message
+
+
+def test_the_score_keeps_the_roll_sorted() -> None:
+    assert _score(load_rules("retail"), (5, 1, 3)).roll == Dice.from_str("1 3 5")
+
+
+def test_typed_dice_may_have_spaces_and_commas_and_anything_else_is_refused_quoting_it() -> None:
+    assert Dice.from_str(" 1,1, 5 ") == Dice([1, 1, 5])
+    for text, bad in [("1 X 5", "X"), ("1 7 5", "7"), ("1 0", "0")]:
+        with pytest.raises(IllegalRoll) as refused:
+            Dice.from_str(text)
+        assert str(refused.value) == f"die {bad} in {text!r} is not a face of a die (1-6)"

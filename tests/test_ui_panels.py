@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -74,6 +76,55 @@ def test_refusals_are_shown_and_change_nothing(qtbot: QtBot, controller: GameCon
     assert len(game.events) == len(before) + 1
     qtbot.keyClick(panel.entry, Qt.Key.Key_F)
     assert "not a Farkle" in panel.message.text()
+
+
+def test_a_step_is_on_disk_before_the_window_shows_it(qtbot: QtBot, controller: GameController, monkeypatch: pytest.MonkeyPatch) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    assert controller.journal is not None
+    path = controller.journal.path
+    shown: list[str] = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd: int) -> None:
+        if os.fstat(fd).st_ino == path.stat().st_ino:
+            shown.append(panel.roll.text())
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", recording_fsync)
+    type_line(qtbot, panel, "115234")
+    type_line(qtbot, panel, "115")
+    assert shown == ["", "1 1 2 3 4 5"], "one sync per step, each before the window shows the step"
+    assert panel.roll.text() == "" and "250 this turn" in panel.headline.text()
+
+
+def test_a_step_the_disk_cannot_keep_is_refused_with_the_reason_and_not_shown(
+    qtbot: QtBot, controller: GameController, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    assert controller.journal is not None
+    path = controller.journal.path
+    on_disk, events, headline = path.read_bytes(), game_of(controller).events, panel.headline.text()
+    real_fsync = os.fsync
+
+    def failing_fsync(fd: int) -> None:
+        if os.fstat(fd).st_ino == path.stat().st_ino:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    changed: list[bool] = []
+    controller.changed.connect(lambda: changed.append(True))
+    type_line(qtbot, panel, "115234")
+    assert "cannot write the journal (No space left on device); the last step was not taken" in panel.message.text()
+    assert "make room on the disk" in panel.message.text()
+    assert panel.roll.text() == "" and panel.headline.text() == headline and not changed
+    assert panel.entry.text() == "115234", "the typed roll stays, to take again"
+    assert game_of(controller).events == events and path.read_bytes() == on_disk
+    monkeypatch.undo()
+    qtbot.keyClick(panel.entry, Qt.Key.Key_Return)
+    assert panel.roll.text() == "1 1 2 3 4 5" and len(read_journal(path).events) == len(events) + 1
 
 
 def test_keeps_are_offered_best_first_and_illegal_steps_are_not(qtbot: QtBot, controller: GameController) -> None:

@@ -38,6 +38,7 @@ from scorekeeper.vision.processing import (
     softmax,
     suppress_overlaps,
 )
+from tests.box_cases import OTHERS, OVERLAPS, SQUARE
 
 
 @pytest.mark.parametrize(
@@ -88,6 +89,19 @@ def test_only_local_peaks_above_the_threshold_are_dice() -> None:
     assert len(boxes) == 2 and np.all(boxes >= 0) and np.all(boxes <= 40)
 
 
+def test_a_peak_is_the_highest_of_its_eight_neighbours_even_at_the_edge_of_the_map() -> None:
+    heat = np.zeros((10, 10), np.float32)
+    heat[0, 0], heat[9, 9], heat[0, 5] = 0.8, 0.6, 0.55  # dice at the frame's corners and edge
+    heat[5, 5], heat[6, 6] = 0.9, 0.85  # a peak, and its shoulder down and to the right
+    heat[3, 8], heat[2, 7] = 0.95, 0.7  # a peak, and its shoulder up and to the left
+    heat[3, 3], heat[3, 1] = 0.5, 0.45  # two cells apart: each its own peak
+    heat[8, 2] = 0.3  # exactly at the threshold
+    cells = np.zeros((1, 5, 10, 10), np.float32)
+    cells[0, 0] = heat
+    _, scores = decode_finder(cells, 1.0, (40, 40), 0.3)
+    assert scores.astype(float).round(2).tolist() == [0.95, 0.9, 0.8, 0.6, 0.55, 0.5, 0.45, 0.3]
+
+
 def test_non_maximum_suppression_keeps_the_best_of_overlapping_boxes() -> None:
     boxes = np.array([[0, 0, 10, 10], [20, 20, 30, 30], [1, 0, 11, 10], [21, 21, 30, 30]], np.float32)
     scores = np.array([0.5, 0.9, 0.8, 0.3], np.float32)
@@ -112,6 +126,29 @@ def test_an_unsure_find_centred_on_a_stronger_die_is_that_die_found_again() -> N
     chain = np.array([die, [110, 110, 150, 150], [126, 126, 166, 166]], np.float32)
     assert found_again(chain, np.array([0.9, 0.5, 0.4], np.float32), np.ones(3, bool), np.array([False, True, True])).tolist() == [False, True, False]
     assert found_again(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, bool)).tolist() == []
+
+
+def test_a_find_counts_as_found_again_by_its_centre_on_each_axis_up_to_the_margin() -> None:
+    # a die at x 300-340, y 20-60 (a box off the diagonal, so x and y cannot stand in for each
+    # other); its middle, 10% of the side in from each edge, is x 304-336, y 24-56
+    die = [300, 20, 340, 60]
+    finds = {
+        (306, 28, 342, 64): True,  # centre (324, 46)
+        (294, 30, 314, 50): True,  # centre x 304: on the left end of the middle
+        (326, 30, 346, 50): True,  # centre x 336: the right end
+        (310, 14, 330, 34): True,  # centre y 24: the top end
+        (310, 40, 330, 72): True,  # centre y 56: the bottom end
+        (293, 30, 313, 50): False,  # centre x 303: in the edge band
+        (310, 41, 330, 75): False,  # centre y 58: in the edge band
+    }
+    for find, again in finds.items():
+        boxes = np.array([die, find], np.float32)
+        result = found_again(boxes, np.array([0.9, 0.5], np.float32), np.ones(2, bool), np.array([False, True]))
+        assert result.tolist() == [False, again], find
+
+
+def test_box_overlap_worked_by_hand() -> None:
+    assert box_iou(SQUARE, OTHERS) == pytest.approx(np.array([OVERLAPS]), abs=1e-6)
 
 
 def test_crops_are_square_centred_and_cut_at_full_resolution() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -19,8 +20,6 @@ from scorekeeper.vision.render import Scene, TableLook, render
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_images"
-BYLER = REPO.parent / "shared" / "data" / "byler_d6"
-needs_byler = pytest.mark.skipif(not (BYLER / "split.csv").exists(), reason="../shared/data/byler_d6 is not beside this checkout")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +36,27 @@ def test_the_committed_models_are_found_checked_and_small() -> None:
     assert "int8_from_sha256" in json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["pips"]
 
 
-@pytest.mark.xfail(strict=True, reason="known gap, committed model (train 63 min): 30 of 36 rolls exact (83.3%), recall 96.0%, precision 97.1%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
+@pytest.mark.xfail(
+    strict=True,
+    raises=FileNotFoundError,
+    reason="models/unsure_line.json is not recorded yet: `python benchmarks/unsure_threshold.py --record` "
+    "(1,600 rendered rolls, about 12 min on 2 idle cores) was not run on the shared machine",
+)
+def test_the_manifests_unsure_line_is_the_one_the_benchmark_measured_on_these_models() -> None:
+    manifest = json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))
+    record = json.loads((REPO / "models" / "unsure_line.json").read_text(encoding="utf-8"))
+    assert record["models"] == {key: manifest[key]["sha256"] for key in ("finder", "pips")}, (
+        "the unsure line was measured on other models: run benchmarks/unsure_threshold.py --record"
+    )
+    assert record["scenes"] >= 1600, "fewer scenes cannot tell 99.9% right from 100%"
+    # the line worked out again from the record's counts: the lowest threshold with 99.9% of its sure dice right
+    meeting = [row["threshold"] for row in record["rows"] if row["sure"] and (row["sure"] - row["wrong_and_sure"]) / row["sure"] >= 0.999]
+    assert record["chosen"] == min(meeting)
+    assert manifest["unsure_below"] == record["chosen"], "the manifest's unsure line is not the one measured"
+    assert OnnxDiceReader().unsure_below == record["chosen"]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="known gap, committed model (train 63 min): 30 of 36 rolls exact (83.3%), recall 96.0%, precision 97.1%, value accuracy 97.1%; dark dice in dim light, small dice, glare read as a pip, side faces at 25-45 degrees")
 def test_every_rendered_sample_roll_is_exact(reader: OnnxDiceReader) -> None:
     items = load_dataset(SAMPLES)
     assert len(items) >= 30
@@ -74,7 +93,10 @@ def test_detections_are_in_frame_pixels_with_confidences(reader: OnnxDiceReader)
     assert isinstance(found, Detections) and len(found) == len(item.labels)
     assert np.all(found.boxes[:, :2] >= 0) and np.all(found.boxes[:, 2] <= frame.shape[1]) and np.all(found.boxes[:, 3] <= frame.shape[0])
     assert np.all((found.confidences > 0) & (found.confidences <= 1))
-    assert found.unsure_below == reader.unsure_below
+    # the line is the manifest's, read here from the file itself, and it is what marks dice unsure
+    line = json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["unsure_below"]
+    assert found.unsure_below == line
+    assert found.unsure.tolist() == [confidence < line for confidence in found.confidences.tolist()]
 
 
 def _among(boxes: np.ndarray, box: np.ndarray) -> bool:
@@ -170,10 +192,16 @@ def test_the_finder_looks_at_the_scale_it_was_trained_at(model_copy: Path) -> No
 
 
 @pytest.fixture(scope="module")
-def byler_test_items() -> list[LabelledImage]:
+def byler(shared_data: Callable[..., Path]) -> Path:
+    """The byler photos beside the checkout (owed in CI: see conftest.py)."""
+    return shared_data("byler_d6", "split.csv", "images", "labels")
+
+
+@pytest.fixture(scope="module")
+def byler_test_items(byler: Path) -> list[LabelledImage]:
     # The reviewed labels: a green 3 labelled 2 and a smoky 3 left unlabelled would hold a reader
     # that reads every die right to 49 of 51 rolls, under the 97% target.
-    items, fixes = with_label_fixes(load_dataset(BYLER, split="test"), BYLER)
+    items, fixes = with_label_fixes(load_dataset(byler, split="test"), byler)
     assert fixes
     return items
 
@@ -183,50 +211,42 @@ def byler_test(reader: OnnxDiceReader, byler_test_items: list[LabelledImage]) ->
     return score_dataset(reader, byler_test_items)
 
 
-@needs_byler
-def test_every_byler_label_fix_names_a_photo_and_finds_its_die() -> None:
-    path = label_fixes_for(BYLER)
+def test_every_byler_label_fix_names_a_photo_and_finds_its_die(byler: Path) -> None:
+    path = label_fixes_for(byler)
     assert path is not None
     fixes = read_label_fixes(path)
-    stems = {p.stem for p in (BYLER / "images").iterdir()}
+    stems = {p.stem for p in (byler / "images").iterdir()}
     assert {fix.stem for fix in fixes} <= stems
     assert all(fix.why and fix.seen != fix.labelled for fix in fixes)
-    applied = [with_label_fixes(load_dataset(BYLER, split=split), BYLER)[1] for split in ("train", "test")]
+    applied = [with_label_fixes(load_dataset(byler, split=split), byler)[1] for split in ("train", "test")]
     assert sum(map(len, applied)) == len(fixes), "each fix applies to its split and finds what it fixes"
 
 
-@needs_byler
 def test_byler_test_recall(byler_test: Score) -> None:
     assert byler_test.recall >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_precision(byler_test: Score) -> None:
     assert byler_test.precision >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_value_accuracy(byler_test: Score) -> None:
     assert byler_test.value_accuracy >= 0.995, byler_test.report()
 
 
-@needs_byler
 def test_byler_test_roll_exact(byler_test: Score) -> None:
     assert byler_test.roll_exact >= 0.97, "\n".join(byler_test.failures)
 
 
-@needs_byler
 def test_byler_test_sure_dice_are_right_and_few_are_unsure(byler_test: Score) -> None:
     assert byler_test.sure_accuracy >= 0.999, byler_test.report()
     assert byler_test.unsure_share <= 0.03, byler_test.report()
 
 
-@needs_byler
 def test_no_byler_test_roll_is_misread_without_the_window_asking(byler_test: Score) -> None:
     assert byler_test.unasked == 0, "\n".join(byler_test.failures)
 
 
-@needs_byler
 @pytest.mark.parametrize("factor", [0.5, 2.0])
 def test_byler_test_photos_resized_are_read_at_other_dice_sizes(reader: OnnxDiceReader, byler_test_items: list[LabelledImage], factor: float) -> None:
     # The byler dice are 30-50 px; resized, 15-25 and 60-100 px, sizes other webcams and tables

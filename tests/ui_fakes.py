@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.pipeline.demo import Choreography, render_scene
 from scorekeeper.pipeline.sources import CameraLost, Frame
-from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from scorekeeper.vision.render import DiePose, Scene
 
 
@@ -86,9 +86,11 @@ class Misread:
 class LabelReader:
     """Reads a frame as the renderer labelled it, except for the misreads asked for."""
 
-    def __init__(self, table: ScriptedTable, misreads: Sequence[Misread] = ()) -> None:
+    def __init__(self, table: ScriptedTable, misreads: Sequence[Misread] = (), unsure_below: float = DEFAULT_UNSURE_BELOW) -> None:
         self.table = table
         self.misreads = list(misreads)
+        self.unsure_below = unsure_below
+        """The unsure line the detections carry, as a model's manifest sets it."""
 
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         labels = self.table.labels
@@ -99,4 +101,4 @@ class LabelReader:
                 index = int(np.flatnonzero(values == misread.face)[0])
                 values[index] = misread.read_as
                 confidences[index] = misread.confidence
-        return Detections(labels.boxes, values, confidences)
+        return Detections(labels.boxes, values, confidences, self.unsure_below)

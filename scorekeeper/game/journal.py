@@ -172,15 +172,28 @@ class Journal:
     def _append(self, line: bytes) -> None:
         if self._handle is None:
             raise JournalError(f"{self.path}: the journal is closed")
+        size: int | None = None
         try:
+            size = os.fstat(self._handle).st_size
             written = 0
             while written < len(line):
                 written += os.write(self._handle, line[written:])
             os.fsync(self._handle)
         except OSError as exc:
+            if size is not None:
+                self._cut_back(size)
             raise JournalError(
-                f"{self.path}: cannot write the journal ({exc.strerror or exc}); the last step was not taken"
+                f"{self.path}: cannot write the journal ({exc.strerror or exc}); the last step was not taken: "
+                "make room on the disk or check that it is still there, then take the step again"
             ) from None
+
+    def _cut_back(self, size: int) -> None:
+        """Take a line that was not synced back off the file, so a refused step is not read back on resume."""
+        assert self._handle is not None
+        try:
+            os.ftruncate(self._handle, size)
+        except OSError:
+            pass
 
     def write(self, event: Event) -> None:
         """Write one event, synced to disk (the game's sink: it runs before the game takes the event)."""

@@ -1,0 +1,138 @@
+"""Mutation testing: how many small deliberate bugs in the code players rely on the tests catch.
+
+    python benchmarks/mutation.py [--target NAME ...] [--only GLOB ...] [--tests PATH ...]
+                                  [--limit SECONDS] [--max-children N]
+
+Runs mutmut (the ``mutation`` extra: ``pip install -e '.[mutation]'``) in a scratch copy of the
+checkout, ``build/mutation``, at the lowest CPU priority and under a wall-clock limit, then prints
+how many mutants were made, killed and surviving (and the rest by status) and names each survivor;
+``cd build/mutation && mutmut show NAME`` shows its change. Mutants the limit cut off count as not
+checked. Not part of the test suite or CI: every target with its tests takes hours on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SCRATCH = REPO / "build" / "mutation"
+"""Where the copy is mutated (git-ignored); the results stay there for ``mutmut show`` and ``browse``."""
+COPIED = ("scorekeeper", "tests", "conftest.py", "pyproject.toml", "models", "sample_images", "calibration")
+"""What the tests need of the checkout."""
+TARGETS = {
+    "rules": (["scorekeeper/rules/*.py"], ["tests/test_scoring_oracle.py", "tests/test_rules_loading.py", "tests/test_game.py"]),
+    "game": (["scorekeeper/game/*.py"], ["tests/test_game.py", "tests/test_journal.py", "tests/test_game_properties.py"]),
+    "settling": (["scorekeeper/pipeline/settling.py"], ["tests/test_pipeline_settling.py", "tests/test_pipeline_watch.py"]),
+    "processing": (["scorekeeper/vision/processing.py"], ["tests/test_vision_processing.py", "tests/test_vision_reader.py"]),
+}
+"""The code players rely on most, each with the tests that guard it."""
+UNCACHED = '''
+
+@pytest.fixture(autouse=True)
+def _scoring_uncached():
+    """Mutation runs only: each test computes its scores afresh, so mutmut sees every test that reaches
+    the scoring functions behind the caches (a cached answer hides the test from it)."""
+    from scorekeeper.rules import scoring
+
+    scoring.best_split.cache_clear()
+    scoring._options.cache_clear()
+'''
+"""Added to the scratch copy's conftest.py."""
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(f'"{item}"' for item in items) + "]"
+
+
+def prepare(only: list[str], tests: list[str]) -> None:
+    """A fresh scratch copy whose pyproject.toml tells mutmut what to mutate and which tests to run."""
+    if SCRATCH.exists():
+        shutil.rmtree(SCRATCH)
+    SCRATCH.mkdir(parents=True)
+    for name in COPIED:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, SCRATCH / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+        else:
+            shutil.copy2(source, SCRATCH / name)
+    with (SCRATCH / "conftest.py").open("a", encoding="utf-8") as stream:
+        stream.write(UNCACHED)
+    with (SCRATCH / "pyproject.toml").open("a", encoding="utf-8") as stream:
+        stream.write(
+            "\n[tool.mutmut]\n"
+            'source_paths = ["scorekeeper"]\n'
+            f"only_mutate = {toml_list(only)}\n"
+            f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+            'pytest_add_cli_args = ["-p", "no:cacheprovider"]\n'
+            # each mutant from a process that has not run the tests: scoring's lru caches would answer for the mutants
+            'process_isolation = "forkserver"\n'
+            f"also_copy = {toml_list([name for name in COPIED if name not in ('scorekeeper', 'tests', 'pyproject.toml')])}\n"
+        )
+
+
+def mutmut(*args: str, limit: float | None = None) -> tuple[str, bool]:
+    """Run mutmut in the scratch copy at nice 19; the output, and whether the limit cut it off."""
+    command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), *args]
+    process = subprocess.Popen(command, cwd=SCRATCH, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = process.communicate(timeout=limit)
+        return out, False
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            out, _ = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, _ = process.communicate()
+        return out, True
+
+
+def statuses(results: str) -> dict[str, str]:
+    """Each mutant's status, from ``mutmut results --all true`` lines ``    name: status``."""
+    found = {}
+    for line in results.splitlines():
+        name, colon, status = line.strip().rpartition(": ")
+        if colon and "__mutmut_" in name:
+            found[name] = status
+    return found
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", action="append", choices=sorted(TARGETS), help="a module group and its tests (default: all)")
+    parser.add_argument("--only", action="append", metavar="GLOB", help="mutate only these files (instead of --target's)")
+    parser.add_argument("--tests", action="append", metavar="PATH", help="run only these tests (instead of --target's)")
+    parser.add_argument("--limit", type=float, default=3600, help="wall-clock limit for the run, seconds (default 3600)")
+    parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1: the machine is shared)")
+    args = parser.parse_args(argv)
+    if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
+        print("mutmut is not installed: pip install -e '.[mutation]'", file=sys.stderr)
+        return 2
+    chosen = [TARGETS[name] for name in args.target or sorted(TARGETS)]
+    only = args.only or [glob for globs, _ in chosen for glob in globs]
+    tests = args.tests or list(dict.fromkeys(test for _, paths in chosen for test in paths))
+    prepare(only, tests)
+    print(f"mutating {', '.join(only)}; tests: {', '.join(tests)}; limit {args.limit:.0f} s", flush=True)
+    out, cut = mutmut("run", "--max-children", str(args.max_children), limit=args.limit)
+    (SCRATCH / "run.log").write_text(out, encoding="utf-8")
+    found = statuses(mutmut("results", "--all", "true")[0])
+    counts = Counter(found.values())
+    print(f"{'cut off by the limit; ' if cut else ''}log in {SCRATCH / 'run.log'}")
+    print(f"mutants made {len(found)}, killed {counts['killed']}, surviving {counts['survived']}", end="")
+    rest = {status: count for status, count in counts.items() if status not in ("killed", "survived")}
+    print("".join(f", {status} {count}" for status, count in sorted(rest.items())))
+    for name, status in sorted(found.items()):
+        if status == "survived":
+            print(f"  survived: {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
