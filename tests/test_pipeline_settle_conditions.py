@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.settle_clips import DATA, PHOTO_CLIPS, RENDERED, settled
+from conftest import shared_data_folder
+from tests.settle_clips import PHOTO_CLIPS, RENDERED, settled
 
 
 @pytest.mark.slow
@@ -23,8 +24,8 @@ def test_every_rest_of_half_a_second_is_taken_once_with_its_roll_on_rendered_cli
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not DATA.is_dir(), reason="the real photos (../shared/data/byler_d6) are not here")
 @pytest.mark.parametrize("name", list(PHOTO_CLIPS))
 def test_every_rest_is_taken_once_on_clips_made_from_real_photos(name: str) -> None:
+    shared_data_folder("byler_d6", "images", "labels")
     clip = PHOTO_CLIPS[name]()
     assert [event.roll() for event in settled(clip)] == clip.rolls

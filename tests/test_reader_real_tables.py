@@ -10,15 +10,12 @@ to fail (strictly) where the committed model does not meet them yet.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from conftest import shared_data_folder
 from scorekeeper.vision.assessment import table_outcomes
 from scorekeeper.vision.evaluation import Score
 from scorekeeper.vision.reader import OnnxDiceReader
-
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 RIGHT_TARGET = 0.95
 """Share of photos read right with nothing asked that each real test split must reach (issue 40)."""
@@ -45,9 +42,7 @@ def outcomes() -> dict[tuple[str, str], tuple[Score, Score]]:
     reader = OnnxDiceReader()
     found: dict[tuple[str, str], tuple[Score, Score]] = {}
     for source in sorted({source for source, _ in MEASURED}):
-        folder = DATA / source
-        if not (folder / "split.csv").exists():
-            continue
+        folder = shared_data_folder(source, "split.csv", "images", "labels")
         blind, counted = table_outcomes(reader, folder, "test")
         for group in blind:
             found[(source, group)] = (blind[group], counted[group])
@@ -55,8 +50,7 @@ def outcomes() -> dict[tuple[str, str], tuple[Score, Score]]:
 
 
 def _split(outcomes: dict[tuple[str, str], tuple[Score, Score]], key: tuple[str, str]) -> tuple[Score, Score]:
-    if key not in outcomes:
-        pytest.skip(f"{DATA / key[0]} is not beside this checkout")
+    assert key in outcomes, f"no {key[1] or 'photos'} in {key[0]}'s test split"
     return outcomes[key]
 
 

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
+from conftest import shared_data_folder
 from scorekeeper.vision.dataset import label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 
 
 @pytest.mark.parametrize("name", ["dice3", "rune55"])
 def test_every_label_fix_names_a_photo_and_finds_its_die(name: str) -> None:
-    folder = DATA / name
-    if not (folder / "split.csv").exists():
-        pytest.skip(f"../shared/data/{name} is not beside this checkout")
+    folder = shared_data_folder(name, "split.csv", "images", "labels")
     path = label_fixes_for(folder)
     assert path is not None
     fixes = read_label_fixes(path)
