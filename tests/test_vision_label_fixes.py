@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from conftest import shared_data_folder
