@@ -1,4 +1,4 @@
-"""Box overlaps worked out by hand, for both overlap functions (the reader's and settling's). Tests only."""
+"""Box overlaps worked out by hand, for the one overlap function (the reader's, which settling uses too). Tests only."""
 
 from __future__ import annotations
 

@@ -299,7 +299,7 @@ def test_four_of_a_kind_and_a_pair_stands_alone_where_four_of_a_kind_is_not_two_
         ([0, 2], "die 0 in [0, 2] is not a face of a die (1-6)"),
         ([True, 2], "die True in [True, 2] is not a face of a die (1-6)"),
         ([1, 2.0], "die 2.0 in [1, 2.0] is not a face of a die (1-6)"),
-        ([1, 2, 3, 4, 5, 6, 1], "[1, 2, 3, 4, 5, 6, 1] has 7 dice; Farkle is played with six"),
+        ([1, 2, 3, 4, 5, 6, 1], "'1 2 3 4 5 6 1' has 7 dice; Farkle is played with six"),
     ],
 )
 def test_a_roll_that_is_not_dice_is_refused_quoting_it(given: list[Any], message: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -64,9 +65,21 @@ def film_of(rolls: list[list[int]], seed: int) -> Choreography:
     return film
 
 
+COUNTED = re.compile(r"Counted: (\d+) dice, (\d+) read by the camera and (\d+) typed")
+"""The statistics' note of where the dice faces came from: the camera's game and the typed one differ there alone."""
+
+
 def sheet_rows(text: str) -> list[str]:
-    """The CSV sheet without its two time stamps."""
-    return [line for line in text.splitlines() if not line.startswith(("started,", "exported,"))]
+    """The CSV sheet without its two time stamps, and without saying whether its dice were read or typed."""
+    return [COUNTED.sub(r"Counted: \1 dice", line) for line in text.splitlines() if not line.startswith(("started,", "exported,"))]
+
+
+def read_and_typed(text: str) -> tuple[int, int, int]:
+    """The dice faces the sheet's statistics count: all of them, read by the camera, typed."""
+    found = COUNTED.search(text)
+    assert found is not None, text
+    total, read, typed = (int(group) for group in found.groups())
+    return total, read, typed
 
 
 @pytest.mark.slow
@@ -86,7 +99,11 @@ def test_a_whole_game_from_a_recording_ends_with_the_sheet_of_the_same_game_type
     played = Game.new(load_rules("retail"), ["Ann", "Bob"])
     Session(played, io.StringIO(), None).run(io.StringIO("\n".join(typed) + "\n"), interactive=False)
     assert played.state.over
-    assert sheet_rows(sheet.read_text()) == sheet_rows(csv_text(score_sheet(played.events)))
+    typed_sheet = csv_text(score_sheet(played.events))
+    assert sheet_rows(sheet.read_text()) == sheet_rows(typed_sheet)
+    total, read, typed_dice = read_and_typed(sheet.read_text())
+    assert total > 0 and (read, typed_dice) == (total, 0)
+    assert read_and_typed(typed_sheet) == (total, 0, total)
 
 
 

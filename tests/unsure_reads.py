@@ -31,8 +31,8 @@ class DoubtingReader:
     def __init__(self, reader: DiceReader, face: int, sure_from: float = 0.8) -> None:
         self.reader, self.face, self.sure_from = reader, face, sure_from
 
-    def read(self, frame: NDArray[np.uint8]) -> Detections:
-        found = self.reader.read(frame)
+    def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        found = self.reader.read(frame, dice=dice)
         sure = found.confidences >= self.sure_from
         confidences = np.where(sure, np.where(found.values == self.face, BETWEEN, SURE), found.confidences)
         return Detections(found.boxes, found.values, confidences.astype(np.float32), MODEL_LINE)
