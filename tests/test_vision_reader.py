@@ -36,12 +36,6 @@ def test_the_committed_models_are_found_checked_and_small() -> None:
     assert "int8_from_sha256" in json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))["pips"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=FileNotFoundError,
-    reason="models/unsure_line.json is not recorded yet: `python benchmarks/unsure_threshold.py --record` "
-    "(1,600 rendered rolls, about 12 min on 2 idle cores) was not run on the shared machine",
-)
 def test_the_manifests_unsure_line_is_the_one_the_benchmark_measured_on_these_models() -> None:
     manifest = json.loads((REPO / "models" / MANIFEST_FILE).read_text(encoding="utf-8"))
     record = json.loads((REPO / "models" / "unsure_line.json").read_text(encoding="utf-8"))
