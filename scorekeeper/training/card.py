@@ -7,6 +7,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -85,6 +86,29 @@ def licence_of(folder: Path) -> str:
                 body.append(rest.strip())
             return " ".join(part for part in body if part)
     return next((line.strip() for line in lines if "license" in line.lower() or "licence" in line.lower()), "the README names no licence")
+
+
+UNSURE_RECORD = "unsure_line.json"
+"""Where ``benchmarks/unsure_threshold.py --record`` writes its measurement, in the model folder."""
+
+
+def _unsure_measurement(model_dir: Path, manifest: dict[str, Any]) -> str:
+    """Where the unsure line comes from, quoted from the benchmark's record when it was made on
+    these models; else that it was not measured on them."""
+    try:
+        record = json.loads((model_dir / UNSURE_RECORD).read_text(encoding="utf-8"))
+        same = all(record["models"][key] == manifest[key]["sha256"] for key in ("finder", "pips"))
+        row = next(row for row in record["rows"] if row["threshold"] == record["chosen"])
+    except (OSError, ValueError, KeyError, TypeError, StopIteration):
+        return " (not measured on these models: run `python benchmarks/unsure_threshold.py --record`)"
+    if not same:
+        return f" (`{UNSURE_RECORD}` was measured on other models: run `python benchmarks/unsure_threshold.py --record`)"
+    right = 1 - row["wrong_and_sure"] / row["sure"] if row["sure"] else 1.0
+    return (
+        f": the lowest line at which {record['target']:.1%} of sure dice are right on {record['scenes']:,} rendered rolls"
+        f" (`benchmarks/unsure_threshold.py`, recorded in `{UNSURE_RECORD}`: at {record['chosen']}, {right:.2%} of"
+        f" {row['sure']:,} sure dice right, {row['unsure']:,} unsure)"
+    )
 
 
 def write_card(
@@ -195,6 +219,7 @@ def write_card(
         + ". The held-out split is also scored against the labels as given."
         for name, splits in all_fixes.items()
     )
+    unsure_source = _unsure_measurement(model_dir, manifest)
     pips_entry = manifest["pips"]
     int8 = (
         "\n   Weights and activations in int8 (`scorekeeper.training.quantize`), quantized after training from the"
@@ -230,7 +255,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
    most 50% sure, so they are asked about. Weak finds (peaks from {WEAK_FIND} up to the threshold) are read
    too and kept only when the reader would score them without asking: "not a die" under
-   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure.{int8}
+   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure{unsure_source}.{int8}
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down
