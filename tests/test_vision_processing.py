@@ -350,7 +350,7 @@ def test_score_tells_misreads_the_window_would_ask_about_from_unasked_ones() -> 
         score.add(truth, found, name)
     assert score.unasked == 1 and score.exact == 1 and score.to_json()["wrong_unasked"] == 1
     assert [line.split(" (")[1] for line in score.failures] == [
-        "unasked)", "the window asks: 1 dice of 2)", "the window asks: 3 dice of 2)", "the window asks: 1 unsure)"
+        "unasked)", "the window asks: 1 of 2 dice found)", "the window asks: 3 of 2 dice found)", "the window asks: 1 unsure)"
     ]
     assert "wrong, unasked  1 of 5 rolls" in score.report()
 

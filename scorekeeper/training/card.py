@@ -136,7 +136,7 @@ def write_card(
         )
         blind, counted = table_outcomes(reader, folder, split)
         kind = "held-out split" if trained and split else "never seen in training" if not trained else "trained on"
-        for group in sorted(blind):
+        for group in sorted(blind) if len(blind) > 2 else [""]:
             name = f"{folder.name}{' ' + group if group else ''} ({(split or 'all') + ', ' if split else ''}{kind})"
             table_rows.append(_table_row(name, blind[group], counted[group]))
             numbers[f"at the table: {name}"] = {"blind": blind[group].to_json(), "told the count": counted[group].to_json()}

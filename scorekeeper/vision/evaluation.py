@@ -93,7 +93,7 @@ class Score:
             self.confusion[truth.values[t], 0] += 1
         for f in set(range(len(found))) - {f for _, f in pairs}:
             self.confusion[0, found.values[f]] += 1
-        asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} dice of {len(truth)}"] if len(found) != len(truth) else [])
+        asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} of {len(truth)} dice found"] if len(found) != len(truth) else [])
         self.asked += int(bool(asks))
         if truth.roll() == found.roll():
             self.exact += 1
