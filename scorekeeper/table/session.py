@@ -179,11 +179,16 @@ class Drawing:
     """(n,) which of them need a tap to confirm."""
     aside: Detections
     """Dice seen outside the rolling area (set aside)."""
-    frozen: bool
+    frozen: bool = False
     """True: the boxes are the roll taken (or waiting for taps) as it was read, and taps correct
     it. False: the boxes are what the camera finds now, which nothing has taken."""
-    caption: str
+    caption: str = ""
     """One line saying which of the two the boxes are."""
+
+    @classmethod
+    def empty(cls) -> Drawing:
+        """Nothing to draw."""
+        return cls(Detections.empty(), np.zeros(0, bool), np.zeros(0, bool), Detections.empty())
 
 
 class TableSession:

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
 from scorekeeper.pipeline.sources import SourceError, SourceKind, SourceSpec
 from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.ui.camera_view import CameraView, Overlay
+from scorekeeper.table.session import Drawing
+from scorekeeper.ui.camera_view import CameraView
 
 HANDLE = 9.0
 """Radius of a corner handle, px on screen."""
@@ -185,7 +186,7 @@ class CalibrationDialog(QDialog):
     def show_step(self, step: WatchStep) -> None:
         """A frame from the live view."""
         self.latest = step
-        self.editor.show_frame(step.frame.image, Overlay(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
+        self.editor.show_frame(step.frame.image, Drawing(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
 
     def remember_empty_table(self) -> None:
         self.empty_table.emit()

@@ -19,8 +19,8 @@ from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfil
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.table.session import DiceOnTable, TableSession
-from scorekeeper.ui.camera_view import CameraView, DiePicker, Overlay
+from scorekeeper.table.session import DiceOnTable, Drawing, TableSession
+from scorekeeper.ui.camera_view import CameraView, DiePicker
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
 
@@ -267,9 +267,8 @@ class CameraPane(QWidget):
         """The roll taken, as read and tapped."""
         return self.session.taken
 
-    def overlay(self) -> Overlay:
-        drawing = self.session.drawing()
-        return Overlay(drawing.dice, drawing.scoring, drawing.unsure, drawing.aside, drawing.frozen, drawing.caption)
+    def overlay(self) -> Drawing:
+        return self.session.drawing()
 
     def redraw(self) -> None:
         """Draw what the session says now: the boxes and the question."""

@@ -2,42 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QGridLayout, QPushButton, QSizePolicy, QWidget
 
-from scorekeeper.vision.detections import Detections
+from scorekeeper.table.session import Drawing
 
 SCORING = QColor("#2ecc71")
 NOT_SCORING = QColor("#e67e22")
 UNSURE = QColor("#ff2dd4")
 ASIDE = QColor("#95a5a6")
-
-
-@dataclass(frozen=True, eq=False)
-class Overlay:
-    """What is drawn over the frame."""
-
-    dice: Detections
-    """The dice of the roll (in the rolling area)."""
-    scoring: NDArray[np.bool_]
-    """(n,) which of them score in the roll."""
-    unsure: NDArray[np.bool_]
-    """(n,) which of them need a tap to confirm."""
-    aside: Detections
-    """Dice outside the rolling area (set aside)."""
-    frozen: bool = False
-    """The dice are a roll as it was read (drawn bold, tappable); else the live finds (drawn thin)."""
-    caption: str = ""
-    """Which of the two the boxes are, drawn over the top of the picture."""
-
-    @classmethod
-    def empty(cls) -> Overlay:
-        return cls(Detections.empty(), np.zeros(0, bool), np.zeros(0, bool), Detections.empty())
 
 
 def to_qimage(frame: NDArray[np.uint8]) -> QImage:
@@ -66,19 +42,19 @@ class CameraView(QWidget):
         super().__init__(parent)
         self.image: QImage | None = None
         self.frame: NDArray[np.uint8] | None = None
-        self.overlay = Overlay.empty()
+        self.overlay = Drawing.empty()
         self.area: tuple[tuple[float, float], ...] = ()
         self.message = "Waiting for the camera..."
         self.setMinimumSize(320, 240)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
-    def show_frame(self, frame: NDArray[np.uint8], overlay: Overlay) -> None:
+    def show_frame(self, frame: NDArray[np.uint8], overlay: Drawing) -> None:
         self.frame = frame
         self.image = to_qimage(frame)
         self.overlay = overlay
         self.update()
 
-    def set_overlay(self, overlay: Overlay) -> None:
+    def set_overlay(self, overlay: Drawing) -> None:
         self.overlay = overlay
         self.update()
 
