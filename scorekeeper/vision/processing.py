@@ -308,23 +308,21 @@ def found_again(boxes: NDArray[np.float32], scores: NDArray[np.float32], kept: N
     return again
 
 
-def likeliest_dice(scores: NDArray[np.float32], not_a_die: NDArray[np.float32], candidates: NDArray[np.bool_], count: int) -> NDArray[np.bool_]:
-    """Which ``count`` of the ``candidates`` are likeliest to be dice, when the table is known to
-    hold that many: ranked by the finder's score times the pip reader's P(die). A find the blind
-    reader dropped can be picked to make up the count; it then reads unsure, and the window asks.
+def likeliest_dice(likelihood: NDArray[np.float32], candidates: NDArray[np.bool_], count: int) -> NDArray[np.bool_]:
+    """Which ``count`` (0 or more) of the ``candidates`` are likeliest to be dice, when the table
+    is known to hold that many: ranked by ``likelihood``, the finder's score times the pip reader's
+    P(die). A find the blind reader dropped can be picked to make up the count; it then reads
+    unsure, and the window asks.
 
-    >>> scores = np.array([0.9, 0.4, 0.95, 0.6], np.float32)
-    >>> not_a_die = np.array([0.05, 0.9, 0.1, 0.2], np.float32)
-    >>> likeliest_dice(scores, not_a_die, np.ones(4, bool), 2).tolist()
+    >>> likelihood = np.array([0.9, 0.4, 0.95, 0.6], np.float32) * (1 - np.array([0.05, 0.9, 0.1, 0.2], np.float32))
+    >>> likeliest_dice(likelihood, np.ones(4, bool), 2).tolist()
     [True, False, True, False]
-    >>> likeliest_dice(scores, not_a_die, np.array([True, True, False, True]), 5).tolist()
+    >>> likeliest_dice(likelihood, np.array([True, True, False, True]), 5).tolist()
     [True, True, False, True]
     """
-    if count < 0:
-        raise ValueError(f"the number of dice on the table must be 0 or more, got {count}")
-    likelihood = np.where(candidates, scores * (1 - not_a_die), -1.0)
-    order = np.argsort(-likelihood, kind="stable")[: min(count, int(candidates.sum()))]
-    picked = np.zeros(len(scores), bool)
+    ranked = np.where(candidates, likelihood, -1.0)
+    order = np.argsort(-ranked, kind="stable")[: min(count, int(candidates.sum()))]
+    picked = np.zeros(len(likelihood), bool)
     picked[order] = True
     return picked
 
@@ -381,11 +379,11 @@ def read_finds(
     is_die &= ~not_dice
     dropped = np.zeros((0, 4), np.float32)
     if dice is not None:
-        picked = likeliest_dice(scores, probs[:, NOT_A_DIE], ~not_dice, dice)
+        likelihood = scores * (1 - probs[:, NOT_A_DIE])
+        picked = likeliest_dice(likelihood, ~not_dice, dice)
         rivals = is_die & ~picked
         dropped = boxes[rivals]
         if rivals.any():
-            likelihood = scores * (1 - probs[:, NOT_A_DIE])
             confidences = confidences * likelihood / (likelihood + likelihood[rivals].max())
         is_die = picked
     return Detections(boxes[is_die], values[is_die], confidences[is_die], unsure_below, dropped)
