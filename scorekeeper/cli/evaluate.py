@@ -84,4 +84,3 @@ def run(args: argparse.Namespace) -> int:
         for line in score.failures[: args.failures]:
             print(f"  {line}")
     return 0
-
