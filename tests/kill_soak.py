@@ -210,6 +210,7 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
     path = games / "game.jsonl"
     known: list[dict[str, object]] = []
     damaged = 0
+    finished_games = 0
     while counts["journal_kills"] < kills_wanted:
         wait = delay(rng)
         if path.exists() and rng.random() < 0.3:
@@ -254,7 +255,8 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
             counts["hidden_games"] += 1
         known = on_disk
         if not killed:  # the game ended: put it and its damaged copies away, and start the next
-            done = folder / "done" / path.stem
+            finished_games += 1
+            done = folder / "done" / f"{path.stem}-{finished_games}"
             done.mkdir(parents=True)
             for finished in games.glob(f"{path.stem}.*"):
                 finished.rename(done / finished.name)
