@@ -43,10 +43,10 @@ def main(argv: list[str]) -> int:
     others = sorted(folder for folder in args.data.iterdir() if (folder / "images").is_dir() and folder != left_out)
     model = args.model
     if model is None:
-        from scorekeeper.training.train import TrainConfig, run_training
+        from scorekeeper.training.train import TrainConfig, quick, run_training
 
         model = args.out or Path(tempfile.mkdtemp(prefix=f"without-{args.source}-"))
-        config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30, mined_scenes=20) if args.quick else TrainConfig()
+        config = quick(TrainConfig()) if args.quick else TrainConfig()
         _report(f"training without {args.source} on {', '.join(folder.name for folder in others)} into {model}")
         seconds = run_training(config, others, model, _report)
         _report(f"trained in {seconds / 60:.1f} min")

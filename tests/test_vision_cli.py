@@ -160,3 +160,23 @@ def test_train_refuses_a_folder_that_is_neither_photos_nor_corrections(tmp_path:
     err = capsys.readouterr().err
     assert f"{tmp_path} is neither a labelled photo folder (images/ and labels/ in it) nor a corrections folder (corrections.jsonl in it)" in err
     assert not (tmp_path / "models").exists()
+
+
+@pytest.mark.parametrize("workers", ["0", "two", "-3"])
+def test_train_refuses_a_number_of_workers_that_is_not_one_or_more(workers: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "--out", str(tmp_path / "models"), "--workers", workers, str(SAMPLES)])
+    assert stop.value.code == 2
+    assert f"{workers!r} is not a whole number of processes (1 or more)" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
+def test_train_on_cuda_where_torch_sees_none_says_so_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    torch = pytest.importorskip("torch", reason="the train extra (torch) is not installed")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    photos = tmp_path / "photos"
+    (photos / "images").mkdir(parents=True)
+    assert main(["train", "--device", "cuda", "--out", str(tmp_path / "models"), str(photos)]) == 2
+    assert "--device cuda, but torch sees no CUDA device here: train with --device cpu (the default)" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()

@@ -11,6 +11,7 @@ import argparse
 import shlex
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,25 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--card-only", action="store_true", help="only measure the models in --out and rewrite the card")
     parser.add_argument("--quick", action="store_true", help="a few minutes' smoke run (not the committed model)")
+    parser.add_argument(
+        "--device", choices=("cpu", "cuda"), default="cpu",
+        help="where the networks train: cpu (the recipe) or cuda on a machine with an accelerator (recorded in the manifest)",
+    )
+    parser.add_argument(
+        "--workers", type=_count, default=None, metavar="N",
+        help="processes that render scenes and make batches (default: 2 renderers, batches made between steps)",
+    )
+    parser.add_argument(
+        "--no-card", action="store_true",
+        help="train only; write the card later with --card-only on the machine it should describe (its speeds are that machine's)",
+    )
     parser.set_defaults(run=run)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of processes (1 or more)")
+    return int(text)
 
 
 def _report(message: str) -> None:
@@ -79,14 +98,24 @@ def run(args: argparse.Namespace) -> int:
         command += " --unseen " + " ".join(shlex.quote(str(p)) for p in args.unseen)
     if not args.card_only:
         try:
-            from scorekeeper.training.train import TrainConfig, run_training
+            import torch
+
+            from scorekeeper.training.train import TrainConfig, quick, run_training
         except ImportError as exc:
             print(f"scorekeeper train: needs the train extra ({exc.name} is missing): pip install '.[train]'", file=sys.stderr)
             return 2
-        config = TrainConfig()
+        if args.device == "cuda" and not torch.cuda.is_available():
+            print("scorekeeper train: --device cuda, but torch sees no CUDA device here: train with --device cpu (the default)", file=sys.stderr)
+            return 2
+        config = TrainConfig(device=args.device)
+        if args.workers:
+            config = replace(config, workers=args.workers, prep_workers=args.workers)
         if args.quick:
-            config = TrainConfig(synthetic=60, photo_repeat=1, finder_steps=30, reader_steps=30, mined_scenes=20)
+            config = quick(config)
         run_training(config, photos, args.out, _report, corrections)
+    if args.no_card:
+        _report(f"models written to {args.out}; no card written (--no-card)")
+        return 0
     write_card(args.out, photos, args.samples, command, _report, corrections, args.unseen)
     _report(f"model card written to {args.out / 'README.md'}")
     return 0

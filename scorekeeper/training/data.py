@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.corrections import CorrectionsError, load_corrections
+from scorekeeper.vision.dataset import LabelledImage
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, CROP_CONTEXT, box_iou, crop_boxes, finder_scale
 from scorekeeper.vision.render import random_scene, render_with_visibility
@@ -281,3 +282,20 @@ def photo_samples(frame: NDArray[np.uint8], labels: Detections, seed: int, crops
     out = frame_samples(frame, labels, np.ones(len(labels), bool), rng, crops_per_die=crops_per_die, negatives=16)
     out.real = [True]
     return out
+
+
+def photo_repeats(task: tuple[LabelledImage, int], seed: int, repeat: int) -> tuple[NDArray[np.uint8], Samples]:
+    """A real photo (the ``n``-th of its folder) loaded and cut ``repeat`` times, each with fresh
+    jitter (a worker's unit of work): the frame once for the finder, which augments it itself,
+    and every cut's pip-reader crops."""
+    item, n = task
+    frame = item.load()
+    out = Samples()
+    for r in range(repeat):
+        part = photo_samples(frame, item.labels, seed=seed + 7919 * n + r, crops_per_die=2)
+        if r == 0:
+            out.extend(part)
+        else:
+            out.crops += part.crops
+            out.classes += part.classes
+    return frame, out

@@ -12,8 +12,9 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -22,7 +23,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
-from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_samples, synthetic_samples
+from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_repeats, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.training.manifest import update_manifest, write_manifest
 from scorekeeper.training.quantize import calibration_frames, quantize_reader
@@ -116,7 +117,13 @@ class TrainConfig:
     passes take 34 ms where fp32 takes 55, a finder step's 23 where they take 31. Weights, losses
     and the exported ONNX files stay fp32 (the pip reader's is then quantized to int8: ``quantize``)."""
     workers: int = 2
-    """Rendering processes."""
+    """Rendering processes (the training scenes, then the scenes the trained finder is mined on)."""
+    device: str = "cpu"
+    """Where the networks train: ``cpu`` (the recipe), or ``cuda`` on a machine with an accelerator.
+    Both draw the same batches; the arithmetic differs, so the models do too."""
+    prep_workers: int = 0
+    """Processes that make the training batches (0: made between steps by the training process).
+    Each batch comes from its own random numbers, so the batches are the same however many make them."""
     mined_scenes: int = 1000
     """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
     mined_photo_weight: int = 4
@@ -134,6 +141,12 @@ class TrainConfig:
     ``photo_zoom`` and 0.9 with it, chosen on 400 scenes."""
 
 
+def quick(config: TrainConfig) -> TrainConfig:
+    """``config`` cut down to a smoke run: minutes, not a model to use. The finder gets enough
+    steps to find some dice, or the int8 pip reader has no crops to be calibrated on."""
+    return replace(config, synthetic=60, photo_repeat=1, finder_steps=400, reader_steps=30, mined_scenes=20)
+
+
 def training_photos(folder: Path) -> list[LabelledImage]:
     """A photo folder's train split (all of it without a ``split.csv``) with the project's reviewed
     label fixes (``vision/label_fixes``): a die labelled 2 that shows 3 teaches the reader to miscount."""
@@ -142,9 +155,58 @@ def training_photos(folder: Path) -> list[LabelledImage]:
 
 
 def use_bfloat16(config: TrainConfig) -> bool:
-    """Whether the forward passes run in bfloat16: asked for, and native on this CPU (emulated
-    bfloat16 would be slower than fp32)."""
+    """Whether the forward passes run in bfloat16: asked for, and native on the device that trains
+    (emulated bfloat16 would be slower than fp32)."""
+    if config.device == "cuda":
+        return config.bfloat16 and torch.cuda.is_bf16_supported()
     return config.bfloat16 and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+
+
+def device_name(config: TrainConfig) -> str:
+    """The device the networks train on, in words, for the log and the manifest."""
+    if config.device == "cuda":
+        return f"{torch.cuda.get_device_name()} (CUDA)"
+    return f"{machine_name()}, {config.threads} threads used"
+
+
+class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
+    """A training stage's batches: the ``step``-th is made by ``make`` from random numbers of its own
+    (seeded by the run's seed, the stage and the step), so worker processes make the same ones."""
+
+    def __init__(self, steps: int, seed: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]]) -> None:
+        self.steps, self.seed, self.stage, self.make = steps, seed, stage, make
+
+    def __len__(self) -> int:
+        return self.steps
+
+    def __getitem__(self, step: int) -> tuple[torch.Tensor, ...]:
+        return self.make(np.random.default_rng([self.seed, self.stage, step]))
+
+
+def batches(config: TrainConfig, steps: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]]) -> Iterator[tuple[torch.Tensor, ...]]:
+    """The ``steps`` batches of a training stage in order, on the training device, made by
+    ``config.prep_workers`` forked processes (which share the training data without copying it).
+
+    >>> draw = lambda rng: (torch.from_numpy(rng.integers(100, size=4)),)
+    >>> here = [b[0].tolist() for b in batches(TrainConfig(), 5, 0, draw)]
+    >>> here == [b[0].tolist() for b in batches(TrainConfig(prep_workers=2), 5, 0, draw)], len(set(map(tuple, here)))
+    (True, 5)
+    """
+    workers = config.prep_workers
+    loader = torch.utils.data.DataLoader(
+        _Batches(steps, config.seed, stage, make), batch_size=None, shuffle=False, num_workers=workers,
+        pin_memory=config.device == "cuda", prefetch_factor=4 if workers else None,
+        multiprocessing_context="fork" if workers else None,
+    )
+    threads = cv2.getNumThreads()
+    # OpenCV's thread pool does not survive a fork (a forked worker's first call into it hangs):
+    # one thread, so no pool, until the workers are done
+    cv2.setNumThreads(1 if workers else threads)
+    try:
+        for batch in loader:
+            yield tuple(t.to(config.device, non_blocking=True) for t in batch)
+    finally:
+        cv2.setNumThreads(threads)
 
 
 def _seed_all(seed: int) -> None:
@@ -165,19 +227,13 @@ def gather(config: TrainConfig, photo_folders: Sequence[Path], report: Callable[
             samples.extend(part)
             if (i + 1) % 500 == 0:
                 report(f"rendered {i + 1}/{config.synthetic} scenes ({time.monotonic() - start:.0f} s)")
-    for folder in photo_folders:
-        items = training_photos(folder)
-        report(f"{folder}: {len(items)} training photos, {sum(len(i.labels) for i in items)} dice")
-        for n, item in enumerate(items):
-            frame = item.load()
-            samples.photos.append((frame, item.labels))
-            for r in range(config.photo_repeat):
-                part = photo_samples(frame, item.labels, seed=config.seed + 7919 * n + r, crops_per_die=2)
-                if r == 0:
-                    samples.extend(part)
-                else:  # the frame once for the finder (it augments itself), fresh crops each time
-                    samples.crops += part.crops
-                    samples.classes += part.classes
+        cut = partial(photo_repeats, seed=config.seed, repeat=config.photo_repeat)
+        for folder in photo_folders:
+            items = training_photos(folder)
+            report(f"{folder}: {len(items)} training photos, {sum(len(i.labels) for i in items)} dice")
+            for item, (frame, part) in zip(items, pool.imap(cut, [(item, n) for n, item in enumerate(items)], chunksize=4)):
+                samples.photos.append((frame, item.labels))
+                samples.extend(part)
     for folder in corrections:
         samples.extend(corrections_samples(folder, config.seed, report))
     return samples
@@ -350,21 +406,23 @@ def _focal(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, centr
 
 
 def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> Finder:
-    rng = np.random.default_rng(config.seed + 1)
     bfloat16 = use_bfloat16(config)
-    model = Finder()
+    model = Finder().to(config.device)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.finder_steps, pct_start=max(0.05, 3 / config.finder_steps))
     real = np.array(samples.real, bool)
     synth = np.nonzero(~real)[0]
     photos = np.nonzero(real)[0]
+    n_photo = int(round(config.finder_batch * config.photo_share)) if len(photos) else 0
+
+    def draw(rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
+        idx = np.concatenate([rng.choice(synth, config.finder_batch - n_photo), rng.choice(photos, n_photo) if n_photo else np.zeros(0, np.int64)])
+        return _finder_batch(samples, idx, config.finder_crop, rng, config.photo_zoom, config.squash)
+
     start = time.monotonic()
     model.train()
-    for step in range(config.finder_steps):
-        n_photo = int(round(config.finder_batch * config.photo_share)) if len(photos) else 0
-        idx = np.concatenate([rng.choice(synth, config.finder_batch - n_photo), rng.choice(photos, n_photo) if n_photo else np.zeros(0, np.int64)])
-        x, heat, weight, size, offset, centre = _finder_batch(samples, idx, config.finder_crop, rng, config.photo_zoom, config.squash)
-        with torch.autocast("cpu", torch.bfloat16, enabled=bfloat16):
+    for step, (x, heat, weight, size, offset, centre) in enumerate(batches(config, config.finder_steps, 1, draw)):
+        with torch.autocast(config.device, torch.bfloat16, enabled=bfloat16):
             out = model(x).float()
         loss_heat = _focal(out[:, 0], heat, weight, centre)
         m = centre.unsqueeze(1)
@@ -390,7 +448,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
     def harvest(frame: NDArray[np.uint8], labels: Detections, usable: NDArray[np.bool_], repeat: int) -> None:
         tensor, scale = finder_input(frame)
         with torch.no_grad():
-            maps = finder(torch.from_numpy(tensor)).numpy()
+            maps = finder(torch.from_numpy(tensor).to(config.device)).float().cpu().numpy()
         boxes, scores = decode_finder(maps, scale, (frame.shape[0], frame.shape[1]), 0.1)
         boxes = boxes[suppress_overlaps(boxes, scores, 0.5)]
         if not len(boxes):
@@ -427,14 +485,22 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
             if config.photo_zoom != (1.0, 1.0):
                 zoomed, labels = resized(frame, item.labels, float(np.exp(np.random.default_rng([config.seed, 4, n]).uniform(lo, hi))))
                 harvest(zoomed, labels, np.ones(len(labels), bool), config.mined_photo_weight)
-    for i in range(config.mined_scenes):
-        scene = random_scene(np.random.default_rng([config.seed, 3, i]))
-        frame, labels, visible, index = render_with_visibility(scene)
-        moving = np.array([scene.dice[j].moving for j in index], bool)
-        harvest(frame, labels, (visible > 0.6) & ~moving, 1)
+    seeds = [[config.seed, 3, i] for i in range(config.mined_scenes)]
+    with multiprocessing.get_context("spawn").Pool(config.workers) as pool:
+        for frame, labels, usable in pool.imap(mining_scene, seeds, chunksize=8):
+            harvest(frame, labels, usable, 1)
     classes = np.concatenate(out.classes) if out.classes else np.zeros(0, np.int64)
     report(f"mined {len(classes)} crops at the finder's boxes, {int((classes == 0).sum())} of them not dice")
     return out
+
+
+def mining_scene(seed: list[int]) -> tuple[NDArray[np.uint8], Detections, NDArray[np.bool_]]:
+    """A fresh rendered scene to mine (a worker's unit of work): the frame, its labels, and which
+    dice are seen clearly enough to demand a value for (well in view and at rest)."""
+    scene = random_scene(np.random.default_rng(seed))
+    frame, labels, visible, index = render_with_visibility(scene)
+    moving = np.array([scene.dice[j].moving for j in index], bool)
+    return frame, labels, (visible > 0.6) & ~moving
 
 
 def _reader_augment(crops: NDArray[np.uint8], rng: np.random.Generator, squash: float = 1.0) -> torch.Tensor:
@@ -472,26 +538,28 @@ def _squashed(x: torch.Tensor, aspect: NDArray[np.float32]) -> torch.Tensor:
 
 
 def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> PipReader:
-    rng = np.random.default_rng(config.seed + 2)
     bfloat16 = use_bfloat16(config)
     crops = np.concatenate(samples.crops)
     classes = np.concatenate(samples.classes)
     report(f"pip reader: {len(crops)} crops, per class {np.bincount(classes, minlength=7).tolist()}")
     # the reader's start must not hang on how many random numbers the finder's training drew
     torch.manual_seed(config.seed + 2)
-    model = PipReader(config.reader_width)
+    model = PipReader(config.reader_width).to(config.device)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.reader_steps, pct_start=max(0.05, 3 / config.reader_steps))
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     start = time.monotonic()
     model.train()
     fresh = round(config.reader_batch * config.reader_photo_share) if samples.photos else 0
-    for step in range(config.reader_steps):
+
+    def draw(rng: np.random.Generator) -> tuple[torch.Tensor, ...]:
         idx = rng.integers(0, len(crops), config.reader_batch - fresh)
         photo_crops, photo_classes = fresh_photo_crops(samples.photos, fresh, rng)
         x = _reader_augment(np.concatenate([crops[idx], photo_crops]), rng, config.squash)
-        y = torch.from_numpy(np.concatenate([classes[idx], photo_classes]))
-        with torch.autocast("cpu", torch.bfloat16, enabled=bfloat16):
+        return x, torch.from_numpy(np.concatenate([classes[idx], photo_classes]))
+
+    for step, (x, y) in enumerate(batches(config, config.reader_steps, 2, draw)):
+        with torch.autocast(config.device, torch.bfloat16, enabled=bfloat16):
             logits = model(x).float()
         loss = loss_fn(logits, y)
         opt.zero_grad()
@@ -507,6 +575,7 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
     """Write both ONNX files and the manifest (checksums, thresholds) the reader checks at load."""
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp_finder, tmp_pips = out_dir / (FINDER_FILE + ".tmp"), out_dir / (PIPS_FILE + ".tmp")
+    finder, reader = finder.cpu(), reader.cpu()
     with torch.no_grad():
         torch.onnx.export(
             finder, (torch.zeros(1, 3, 15 * ALIGN, 20 * ALIGN),), str(tmp_finder),
@@ -536,7 +605,8 @@ def run_training(
     start = time.monotonic()
     torch.set_num_threads(config.threads)
     _seed_all(config.seed)
-    report("forward passes in bfloat16" if use_bfloat16(config) else "forward passes in fp32" + (" (this CPU has no native bfloat16)" if config.bfloat16 else ""))
+    precision = "bfloat16" if use_bfloat16(config) else "fp32"
+    report(f"training on {device_name(config)}, forward passes in {precision}" + (" (no native bfloat16 there)" if config.bfloat16 and precision == "fp32" else ""))
     samples = gather(config, photo_folders, report, corrections)
     report(f"data ready: {len(samples.images)} finder images, {sum(len(c) for c in samples.crops)} crops ({time.monotonic() - start:.0f} s)")
     finder = train_finder(samples, config, report)
@@ -545,7 +615,7 @@ def run_training(
     export(finder, reader, out_dir, config, {
         "finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below,
         "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE,
-        "train_machine": f"{machine_name()}, {config.threads} used, forward passes in {'bfloat16' if use_bfloat16(config) else 'fp32'}",
+        "train_machine": f"{device_name(config)}, forward passes in {precision}",
     })
     photos = [item for folder in photo_folders for item in training_photos(folder)]
     crops = quantize_reader(out_dir, calibration_frames(config.seed, photos))
