@@ -76,9 +76,12 @@ def run(args: argparse.Namespace) -> int:
         )
     print(score.report())
     if scores:
-        print("per group:  photos   right, nothing asked   asked   wrong, nothing asked")
+        print("per group:  photos   right, nothing asked   asked   wrong, nothing asked   wrong, no die unsure")
         for name, group in sorted(scores.items()):
-            print(f"  {name:<18}{group.images:5d}   {group.right_unasked_share:20.1%}   {group.asked_share:5.1%}   {group.wrong_unasked_share:20.1%}")
+            print(
+                f"  {name:<18}{group.images:5d}   {group.right_unasked_share:20.1%}   {group.asked_share:5.1%}"
+                f"   {group.wrong_unasked_share:20.1%}   {group.wrong_none_unsure_share:20.1%}"
+            )
     if score.failures:
         print(f"not read exactly ({len(score.failures)}):")
         for line in score.failures[: args.failures]:

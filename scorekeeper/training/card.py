@@ -49,8 +49,8 @@ HEADER = (
 
 
 TABLE_HEADER = (
-    "| data | photos | right, nothing asked | asked | wrong, nothing asked | told the count: right, nothing asked | asked | wrong, nothing asked |\n"
-    "|---|---|---|---|---|---|---|---|"
+    "| data | photos | right, nothing asked | asked | wrong, nothing asked | wrong, no die unsure | told the count: right, nothing asked | asked | wrong, nothing asked |\n"
+    "|---|---|---|---|---|---|---|---|---|"
 )
 FAILURE_EXAMPLES = 6
 """Photos not read exactly listed per held-out split in the card."""
@@ -58,7 +58,7 @@ FAILURE_EXAMPLES = 6
 
 def _table_row(name: str, blind: Score, counted: Score) -> str:
     return (
-        f"| {name} | {blind.images} | {blind.right_unasked_share:.1%} | {blind.asked_share:.1%} | {blind.wrong_unasked_share:.1%} | "
+        f"| {name} | {blind.images} | {blind.right_unasked_share:.1%} | {blind.asked_share:.1%} | {blind.wrong_unasked_share:.1%} | {blind.wrong_none_unsure_share:.1%} | "
         f"{counted.right_unasked_share:.1%} | {counted.asked_share:.1%} | {counted.wrong_unasked_share:.1%} |"
     )
 
@@ -292,12 +292,14 @@ they blur into the face. The crop classifier also gets the last word on false fi
 ## At the table: what the players are asked
 Per photo, as a game meets it: read right with nothing asked (scored without a tap), asked (a die
 unsure, or another number of dice found than lie there: the window asks for a tap), or read wrong
-with nothing asked (a misread the game would score). Read blind, and told how many dice the photo
+with nothing asked (a misread the game would score). Wrong, no die unsure: read wrong with every
+die sure, however many were found, as a reader used without a game (nothing checks the count)
+would score it. Read blind, and told how many dice the photo
 holds, as a game tells the reader (six, then the dice left: `read --dice N`). A source never seen
 in training is the closest the card can come to a table a player brings.
 
 {TABLE_HEADER}
-{chr(10).join(table_rows) or '| (no photo folders given) | | | | | | | |'}
+{chr(10).join(table_rows) or '| (no photo folders given) | | | | | | | | |'}
 
 Photos not read exactly, the first {FAILURE_EXAMPLES} of each source (read blind):
 

@@ -8,6 +8,9 @@
 (0.5, 0.5, 1.0, 0.0)
 >>> score.right_unasked_share, score.asked_share, score.wrong_unasked_share
 (0.0, 1.0, 0.0)
+>>> score.add(truth, Detections(found.boxes[:1], found.values[:1], np.ones(1)))
+>>> score.wrong_unasked_share, score.wrong_none_unsure_share
+(0.0, 0.5)
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ class Score:
     """Images read wrong with nothing that makes the window ask the players: as many dice found as
     labelled (the game knows how many were thrown, and says so of a missed or an extra die) and none of
     them unsure. The only misreads that would be scored without a tap."""
+    wrong_none_unsure: int = 0
+    """Images read wrong with no die unsure, however many dice were found: the misreads scored
+    without a tap where nothing checks the count (a reader used without the game)."""
     confusion: NDArray[np.int64] = field(default_factory=lambda: np.zeros((7, 7), np.int64))
     """Rows: labelled value 1-6 (row 0: no die); columns: read value (column 0: missed)."""
     failures: list[str] = field(default_factory=list)
@@ -100,6 +106,7 @@ class Score:
             self.right_unasked += int(not asks)
             return
         self.unasked += int(not asks)
+        self.wrong_none_unsure += int(not unsure.any())
         if name:
             self.failures.append(f"{name}: labelled {truth.roll()}, read {found.roll()} ({'the window asks: ' + ', '.join(asks) if asks else 'unasked'})")
 
@@ -139,6 +146,11 @@ class Score:
         return self.unasked / self.images if self.images else 0.0
 
     @property
+    def wrong_none_unsure_share(self) -> float:
+        """Share of images read wrong with no die unsure, miscounts included."""
+        return self.wrong_none_unsure / self.images if self.images else 0.0
+
+    @property
     def unsure_share(self) -> float:
         """Share of found dice marked unsure."""
         return 1 - self.sure / self.matched if self.matched else 0.0
@@ -163,6 +175,7 @@ class Score:
             "right_unasked_share": round(self.right_unasked_share, 4),
             "asked_share": round(self.asked_share, 4),
             "wrong_unasked_share": round(self.wrong_unasked_share, 4),
+            "wrong_none_unsure_share": round(self.wrong_none_unsure_share, 4),
             "confusion": self.confusion.tolist(),
         }
 
@@ -177,6 +190,7 @@ class Score:
             f"right when sure {self.sure_accuracy:7.2%}  (unsure {self.unsure_share:.2%} of found dice)",
             f"wrong, unasked  {self.unasked} of {self.images} rolls (as many dice found as labelled, none unsure)",
             f"at the table    right, nothing asked {self.right_unasked_share:.1%} · asked {self.asked_share:.1%} · wrong, nothing asked {self.wrong_unasked_share:.1%}",
+            f"count unchecked wrong with no die unsure {self.wrong_none_unsure_share:.1%} (a miscount with every die sure counted as unasked)",
             "confusion (rows: labelled, columns: read; '-' = missed / not a labelled die):",
             "       -    1    2    3    4    5    6",
         ]
