@@ -197,7 +197,7 @@ def test_the_page_carries_the_scoreboard_and_the_headers(tmp_path: Path) -> None
             assert main is not None
             assert re.search(r'<td class="name">Ann</td><td class="score">250</td>', main.group(1))
             assert "Bob to play" in main.group(1)
-            for asset, kind in (("style.css", "text/css"), ("board.js", "text/javascript")):
+            for asset, kind in (("style.css", "text/css"), ("board.js", "text/javascript"), ("icon.svg", "image/svg+xml")):
                 async with session.get(server.url + asset) as response:
                     assert response.status == 200 and response.content_type == kind
                     assert response.headers["Cache-Control"] == "no-store"

@@ -38,10 +38,11 @@ def _read(name: str) -> str:
 
 
 def assets() -> dict[str, Asset]:
-    """The page's style sheet and script by the name the page asks for them."""
+    """The page's style sheet, script and icon by the name the page asks for them."""
     return {
         "style.css": Asset(_read("style.css").encode("utf-8"), "text/css; charset=utf-8"),
         "board.js": Asset(_read("board.js").encode("utf-8"), "text/javascript; charset=utf-8"),
+        "icon.svg": Asset(_read("icon.svg").encode("utf-8"), "image/svg+xml"),
     }
 
 
