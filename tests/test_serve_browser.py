@@ -22,7 +22,8 @@ from scorekeeper.game.journal import Journal
 from scorekeeper.rules import load_rules
 from scorekeeper.serve import BackgroundServer
 
-webdriver = pytest.importorskip("selenium.webdriver")
+pytest.importorskip("selenium.webdriver")
+from selenium.webdriver import Chrome, ChromeOptions  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -34,7 +35,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def phone() -> Iterator[webdriver.Chrome]:
+def phone() -> Iterator[Chrome]:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if browser is None or driver is None:
@@ -42,13 +43,13 @@ def phone() -> Iterator[webdriver.Chrome]:
         if os.environ.get("CI"):
             pytest.fail(f"{missing}, but .ci/run installs them")
         pytest.skip(f"{missing}: apt-get install chromium chromium-driver, as .ci/run does")
-    options = webdriver.ChromeOptions()
+    options = ChromeOptions()
     options.binary_location = browser
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
         options.add_argument(argument)
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    chrome = webdriver.Chrome(service=Service(executable_path=driver), options=options)
+    chrome = Chrome(service=Service(executable_path=driver), options=options)
     chrome.set_page_load_timeout(30)
     try:
         yield chrome
@@ -71,7 +72,7 @@ return {
 """What the page shows, read in one go (the board is replaced whole at each update)."""
 
 
-def board(chrome: webdriver.Chrome) -> dict[str, Any]:
+def board(chrome: Chrome) -> dict[str, Any]:
     shown: dict[str, Any] = chrome.execute_script(READ_BOARD)
     shown["scores"] = {name: score for name, score in shown["scores"]}
     return shown
@@ -84,7 +85,7 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-def test_the_page_follows_the_journal_in_a_phone_browser(phone: webdriver.Chrome, tmp_path: Path) -> None:
+def test_the_page_follows_the_journal_in_a_phone_browser(phone: Chrome, tmp_path: Path) -> None:
     journal = Journal.create(tmp_path / "game.jsonl")
     game = Game.new(load_rules("house-2009"), ["Ann", "Bob", "Cleo"], sink=journal.write)
     server = BackgroundServer(journal.path, LOCAL)
