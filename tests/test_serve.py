@@ -20,8 +20,8 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.cli.serve import game_to_follow
-from scorekeeper.game import DiceRolled, Game, save_game
-from scorekeeper.game.journal import Journal, new_journal_path
+from scorekeeper.game import Banked, DiceRolled, Game, Kept, save_game
+from scorekeeper.game.journal import Journal, new_journal_path, with_turn_replaced
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.serve import BackgroundServer, GameFollower, ScoreServer, ServeError, board_of, page_html
 from scorekeeper.serve.board import roll_picture
@@ -140,6 +140,21 @@ def test_the_follower_sees_a_journal_grow_and_a_line_cut_off_mid_write(tmp_path:
         stream.write(b"}\n")
     board = follower.check()
     assert board is not None and board.seats[0].score == 150 and follower.damage is None
+    journal.close()
+
+
+def test_the_follower_takes_a_turn_corrected_in_the_history(tmp_path: Path) -> None:
+    game, journal = journal_game(tmp_path)
+    game.roll("5 2 3 4 6 6")
+    game.keep("5")
+    game.bank()
+    follower = GameFollower(journal.path)
+    board = follower.check()
+    assert board is not None and board.seats[0].score == 50
+    fixed = with_turn_replaced(game.events, 0, [DiceRolled(Dice.from_str("1 5 2 3 4 6")), Kept(Dice.from_str("1 5")), Banked()])
+    journal.rebuilt(fixed)
+    board = follower.check()
+    assert board is not None and board.seats[0].score == 150 and board.last_roll is not None
     journal.close()
 
 
