@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
 from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
+from scorekeeper.game.describe import game_over, last_lap
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 from scorekeeper.safe_input import is_plain_number, quote
 
@@ -72,24 +73,6 @@ def scoreboard(state: GameState) -> list[str]:
 
 def _dice(count: int) -> str:
     return f"{count} {'die' if count == 1 else 'dice'}"
-
-
-def last_lap(state: GameState) -> str:
-    """Who reached the target, and who leads the last lap now."""
-    assert state.lap_mark is not None
-    mark = state.players[state.lap_mark]
-    leaders = state.leaders()
-    text = f"Last lap: {mark.name} reached {state.target:,}"
-    if leaders != (state.lap_mark,):
-        names = " and ".join(state.players[seat].name for seat in leaders)
-        text += f"; {names} now lead{'s' if len(leaders) == 1 else ''} with {state.players[leaders[0]].score:,}"
-    return text + "."
-
-
-def game_over(state: GameState) -> str:
-    """The line that ends a game: who won."""
-    names = " and ".join(state.players[seat].name for seat in state.winners)
-    return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
 
 
 def _option_text(state: GameState, option: KeepOption, scored: RollScore) -> str:

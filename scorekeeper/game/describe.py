@@ -31,3 +31,21 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
     if record.outcome is Outcome.WON:
         return f"Six of a kind! {name} wins the game on the spot."
     return f"{name} scored every die without getting on the board: the turn ends with nothing."
+
+
+def last_lap(state: GameState) -> str:
+    """Who reached the target, and who leads the last lap now."""
+    assert state.lap_mark is not None
+    mark = state.players[state.lap_mark]
+    leaders = state.leaders()
+    text = f"Last lap: {mark.name} reached {state.target:,}"
+    if leaders != (state.lap_mark,):
+        names = " and ".join(state.players[seat].name for seat in leaders)
+        text += f"; {names} now lead{'s' if len(leaders) == 1 else ''} with {state.players[leaders[0]].score:,}"
+    return text + "."
+
+
+def game_over(state: GameState) -> str:
+    """The line that ends a game: who won."""
+    names = " and ".join(state.players[seat].name for seat in state.winners)
+    return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"

@@ -434,16 +434,18 @@ def new_journal_path(home: Path) -> Path:
     return candidate
 
 
-def unfinished_games(home: Path) -> list[Path]:
+def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
     """Journals of games not over and not shelved, newest first (damaged ones included).
 
     As the window's start-up, it also tidies the folder: it finishes or drops what a killed
     recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
+    ``tidy=False`` only reads, for a program that watches games a window may be playing.
     """
     folder = games_folder(home)
     if not folder.is_dir():
         return []
-    finish_interrupted(folder)
+    if tidy:
+        finish_interrupted(folder)
     found = []
     for path in folder.glob(f"*{SUFFIX}"):
         if ".damaged-" in path.name:
@@ -451,10 +453,12 @@ def unfinished_games(home: Path) -> list[Path]:
         try:
             contents = read_journal(path)
         except JournalError:
-            _drop_if_left_empty(path, None)
+            if tidy:
+                _drop_if_left_empty(path, None)
             continue
         if not contents.events:
-            _drop_if_left_empty(path, contents)
+            if tidy:
+                _drop_if_left_empty(path, contents)
             continue
         if contents.shelved:
             continue

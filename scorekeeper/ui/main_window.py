@@ -32,12 +32,14 @@ from PySide6.QtWidgets import (
 from scorekeeper.export import FORMATS, export_csv, export_html
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
+from scorekeeper.serve import BackgroundServer, lan_address
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
 from scorekeeper.ui.keyboard import command_of, is_enter
 from scorekeeper.ui.new_game import NewGameDialog
 from scorekeeper.ui.pdf_export import export_pdf
+from scorekeeper.ui.phone_dialog import PhoneDialog
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
@@ -70,6 +72,8 @@ class WindowOptions:
     """A journal to go on with."""
     calibration: Path | None = None
     """A calibration profile to use instead of the last one saved."""
+    phones_host: str | None = None
+    """The address the scoreboard for the phones listens on; None: this machine's LAN address."""
 
 
 class MainWindow(QMainWindow):
@@ -122,6 +126,8 @@ class MainWindow(QMainWindow):
         dock.setWidget(self.history)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.history_dock = dock
+        self.phones: BackgroundServer | None = None
+        """The scoreboard server for the phones, while View > Scoreboard on phones has it running."""
         self.source_label = QLabel()
         self.statusBar().addPermanentWidget(self.source_label)
         self._menus()
@@ -216,6 +222,8 @@ class MainWindow(QMainWindow):
         view.addAction(self.history_dock.toggleViewAction())
         if hasattr(self, "stats_dock"):
             view.addAction(self.stats_dock.toggleViewAction())
+        view.addSeparator()
+        self.phones_action = self._action(view, "Scoreboard on &phones...", self.share_with_phones)
         if hasattr(self.camera, "menu_actions"):
             camera = self.menuBar().addMenu("&Camera")
             for action in self.camera.menu_actions():
@@ -232,6 +240,8 @@ class MainWindow(QMainWindow):
         return action
 
     def refresh(self) -> None:
+        if self.phones is not None and self.controller.journal is not None:
+            self.phones.follow(self.controller.journal.path)
         state = self.controller.state
         cards = state is not None and state.rules.kind is GameKind.CARDS
         self.turns.setCurrentWidget(self.flip_panel if cards else self.turn_panel)
@@ -323,7 +333,35 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Score sheet written to {path}.", 8000)
         return True
 
+    def share_with_phones(self) -> PhoneDialog | None:
+        """View > Scoreboard on phones: start the server for the game on screen (it then follows
+        whichever game the window shows) and show its address and QR code."""
+        journal = self.controller.journal
+        if journal is None:
+            QMessageBox.information(self, "Scoreboard on phones", "Start or resume a game first (Game > New game).")
+            return None
+        if self.phones is None:
+            server = BackgroundServer(journal.path, self.options.phones_host or lan_address())
+            try:
+                server.start()
+            except FarkleError as exc:
+                QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
+                return None
+            self.phones = server
+            self.statusBar().showMessage(f"Scoreboard on the phones at {server.url}", 8000)
+        dialog = PhoneDialog(self.phones.url, self.stop_sharing, self)
+        dialog.open()
+        return dialog
+
+    def stop_sharing(self) -> None:
+        """Stop the phones' scoreboard: every open page loses its connection."""
+        if self.phones is not None:
+            self.phones.stop()
+            self.phones = None
+            self.statusBar().showMessage("The scoreboard is no longer shared with the phones.", 8000)
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.stop_sharing()
         if hasattr(self.camera, "stop"):
             self.camera.stop()
         self.controller.close()

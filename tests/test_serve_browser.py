@@ -1,0 +1,130 @@
+"""The phone scoreboard in a real browser: Debian's chromium, headless, in a phone-sized viewport,
+driven through chromedriver. It loads the page, the game's journal grows, the page follows.
+
+.ci/run installs chromium and chromium-driver where they are missing, so in CI (``CI`` set) their
+absence fails the test; elsewhere it skips and says what to install. Set SCOREKEEPER_SCREENSHOTS to
+a folder to keep the phone screenshot the test takes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.game import Game
+from scorekeeper.game.journal import Journal
+from scorekeeper.rules import load_rules
+from scorekeeper.serve import BackgroundServer
+
+pytest.importorskip("selenium.webdriver")
+from selenium.webdriver import Chrome, ChromeOptions  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+PHONE = {"width": 390, "height": 844, "pixelRatio": 2}
+"""A phone held in portrait (CSS pixels), as chromium's device emulation takes it."""
+LOCAL = "127.0.0.1"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def phone() -> Iterator[Chrome]:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if browser is None or driver is None:
+        missing = "chromium and chromium-driver (Debian packages) are not installed"
+        if os.environ.get("CI"):
+            pytest.fail(f"{missing}, but .ci/run installs them")
+        pytest.skip(f"{missing}: apt-get install chromium chromium-driver, as .ci/run does")
+    options = ChromeOptions()
+    options.binary_location = browser
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"):
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": PHONE})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    chrome = Chrome(service=Service(executable_path=driver), options=options)
+    chrome.set_page_load_timeout(30)
+    try:
+        yield chrome
+    finally:
+        chrome.quit()
+
+
+READ_BOARD = """
+const text = (selector) => { const found = document.querySelector(selector); return found ? found.textContent : null; };
+return {
+  scores: Array.from(document.querySelectorAll("#scores tbody tr")).map(
+    (row) => [row.querySelector("td.name").firstChild.textContent, row.querySelector("td.score").textContent]),
+  turn: text("#turn h2"),
+  total: text("#turn-total"),
+  dice: Array.from(document.querySelectorAll("#last-roll .die")).map((die) => die.title),
+  lastTurn: text("#last-turn"),
+  live: text("#live"),
+};
+"""
+"""What the page shows, read in one go (the board is replaced whole at each update)."""
+
+
+def board(chrome: Chrome) -> dict[str, Any]:
+    shown: dict[str, Any] = chrome.execute_script(READ_BOARD)
+    shown["scores"] = {name: score for name, score in shown["scores"]}
+    return shown
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    header = path.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    width, height = struct.unpack(">II", header[16:24])
+    return width, height
+
+
+def test_the_page_follows_the_journal_in_a_phone_browser(phone: Chrome, tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "game.jsonl")
+    game = Game.new(load_rules("house-2009"), ["Ann", "Bob", "Cleo"], sink=journal.write)
+    server = BackgroundServer(journal.path, LOCAL)
+    url = server.start()
+    try:
+        phone.get(url)
+        wait = WebDriverWait(phone, 10, poll_frequency=0.05)
+        assert board(phone)["scores"] == {"Ann": "0", "Bob": "0", "Cleo": "0"}
+        wait.until(lambda chrome: "Live" in board(chrome)["live"])
+
+        game.roll("1 1 1 5 5 2")
+        game.keep("1 1 1 5 5")
+        wait.until(lambda chrome: board(chrome)["total"] == "1,100")
+        assert board(phone)["dice"] == ["1", "1", "1", "2", "5", "5"]
+        game.bank()
+        wait.until(lambda chrome: board(chrome)["scores"]["Ann"] == "1,100")
+        shown = board(phone)
+        assert shown["turn"] == "Bob to play"
+        assert shown["lastTurn"] == "Ann banks 1,100: now 1,100."
+
+        game.roll("2 2 3 3 4 6")
+        game.farkle()
+        game.roll("5 5 5 1 2 3")
+        game.keep("5 5 5 1")
+        game.roll("1 1")
+        game.keep("1 1")
+        wait.until(lambda chrome: board(chrome)["total"] == "800")
+        shown = board(phone)
+        assert shown["turn"] == "Cleo to play" and shown["dice"] == ["1", "1"]
+        assert shown["lastTurn"].startswith("FARKLE! Bob")
+        assert phone.current_url == url, "the page never reloaded"
+        problems = [entry for entry in phone.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not problems, problems
+
+        folder = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        shot = folder / "44-phone.png"
+        assert phone.save_screenshot(str(shot))
+        assert png_size(shot) == (PHONE["width"] * PHONE["pixelRatio"], PHONE["height"] * PHONE["pixelRatio"])
+    finally:
+        server.stop()
+        journal.close()
