@@ -55,6 +55,10 @@ def add_parser(commands: Any) -> None:
         help="processes that render scenes and make batches (default: 2 renderers, batches made between steps)",
     )
     parser.add_argument(
+        "--threads", type=_count, default=None, metavar="N",
+        help="torch threads of the training process (default 2, the recipe's; 1 where other work shares the cores)",
+    )
+    parser.add_argument(
         "--no-card", action="store_true",
         help="train only; write the card later with --card-only on the machine it should describe (its speeds are that machine's)",
     )
@@ -110,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
         config = TrainConfig(device=args.device)
         if args.workers:
             config = replace(config, workers=args.workers, prep_workers=args.workers)
+        if args.threads:
+            config = replace(config, threads=args.threads)
         if args.quick:
             config = quick(config)
         run_training(config, photos, args.out, _report, corrections)

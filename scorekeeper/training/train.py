@@ -110,7 +110,8 @@ class TrainConfig:
     factor (log-uniformly, either way): photos stretched to a square by their export, as dice3's and
     rune55's are, and webcams whose pixels are not square."""
     threads: int = 2
-    """Torch threads."""
+    """Torch threads of the training process: the cores of an otherwise idle machine. Where other
+    work shares them, 1: torch's threads wait on each other for every operation."""
     bfloat16: bool = True
     """Run the networks' forward passes in bfloat16 where the CPU computes it natively (AVX512-BF16
     or AMX; fp32 elsewhere, said in the log). On 2 cores a pip-reader step's forward and backward
