@@ -107,7 +107,7 @@ def board_html(board: Board) -> str:
     if board.last_roll is not None:
         parts.append(_roll_html(board.last_roll))
     if board.last_turn:
-        parts.append(f'<p class="last-turn" id="last-turn">{escape(board.last_turn)}</p>')
+        parts.append(f'<p class="last-turn">Last turn: <span id="last-turn">{escape(board.last_turn)}</span></p>')
     entry = f" · {board.entry_minimum:,} to get on the board" if board.entry_minimum else ""
     parts.append(f'<p class="rules">Playing to {board.target:,} · {escape(board.rules)} rules{entry}</p>')
     return "".join(parts)
