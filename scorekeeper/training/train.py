@@ -124,7 +124,8 @@ class TrainConfig:
     Both draw the same batches; the arithmetic differs, so the models do too."""
     prep_workers: int = 0
     """Processes that make the training batches (0: made between steps by the training process).
-    Each batch comes from its own random numbers, so the batches are the same however many make them."""
+    Each batch comes from its own random numbers, so the same batches are drawn however many make
+    them (a worker's sums run on one thread and may round differently in the last bit)."""
     mined_scenes: int = 1000
     """Fresh rendered scenes the trained finder is run on: its own boxes become pip-reader crops."""
     mined_photo_weight: int = 4
