@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,8 +30,10 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.export import FORMATS, export_csv, export_html
+from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
+from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
@@ -70,6 +72,9 @@ class WindowOptions:
     """A journal to go on with."""
     calibration: Path | None = None
     """A calibration profile to use instead of the last one saved."""
+    keep_photos: bool = True
+    """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
+    setting can switch them off as well)."""
 
 
 class MainWindow(QMainWindow):
@@ -85,7 +90,8 @@ class MainWindow(QMainWindow):
         """``reader`` and ``opener`` replace the ONNX reader and the frame sources (tests)."""
         super().__init__()
         self.controller = controller
-        self.options = options
+        self.settings, settings_problem = load_settings(controller.home)
+        self.options = replace(options, keep_photos=options.keep_photos and self.settings.keep_photos)
         self._reader = reader
         self._opener = opener
         self.setWindowTitle("scorekeeper: Farkle")
@@ -129,6 +135,8 @@ class MainWindow(QMainWindow):
         controller.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.resize(1400, 900)
         self.refresh()
+        if settings_problem:
+            self.statusBar().showMessage(settings_problem, 15000)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
@@ -209,6 +217,10 @@ class MainWindow(QMainWindow):
         export = game.addMenu("&Export score sheet")
         for kind in FORMATS:
             self._action(export, f"as {kind.upper()}...", partial(self.choose_export, kind))
+        self.keep_photos_action = self._action(game, "&Keep a picture of each roll", self.toggle_photos)
+        self.keep_photos_action.setCheckable(True)
+        self.keep_photos_action.setChecked(self.options.keep_photos)
+        self.keep_photos_action.setEnabled(hasattr(self.camera, "session"))
         game.addSeparator()
         self._action(game, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
@@ -230,6 +242,20 @@ class MainWindow(QMainWindow):
         action.triggered.connect(lambda _=False: slot())
         menu.addAction(action)
         return action
+
+    def toggle_photos(self) -> None:
+        """Game > Keep a picture of each roll: from the next roll on, and at every later start."""
+        keep = self.keep_photos_action.isChecked()
+        session = getattr(self.camera, "session", None)
+        if session is not None:
+            session.keep_photos = keep
+        self.settings = Settings(keep_photos=keep)
+        try:
+            save_settings(self.controller.home, self.settings)
+        except OSError as exc:
+            self.statusBar().showMessage(f"The setting holds until the window closes; it could not be saved: {exc}", 8000)
+            return
+        self.statusBar().showMessage("Each roll taken keeps its picture." if keep else "Rolls keep no pictures from now on.", 8000)
 
     def refresh(self) -> None:
         state = self.controller.state
@@ -282,11 +308,31 @@ class MainWindow(QMainWindow):
         chosen = dialog.chosen()
         if dialog.choice is ResumeChoice.RESUME and chosen is not None:
             self.resume(chosen)
+        elif dialog.choice is ResumeChoice.DELETE and chosen is not None:
+            answer = QMessageBox.question(
+                self, "Delete the game?", f"Delete the game in {chosen.name} with its roll pictures? This cannot be undone."
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                self.delete_game(chosen)
         elif dialog.choice is ResumeChoice.OTHER_FILE:
             folder = self.controller.home / "games"
             name, _ = QFileDialog.getOpenFileName(self, "Resume a game", str(folder), "Game journals (*.jsonl)")
             if name:
                 self.resume(Path(name))
+
+    def delete_game(self, path: Path) -> bool:
+        """Delete the game in ``path``, its journal and its roll pictures; never the game on screen."""
+        journal = self.controller.journal
+        if journal is not None and path.resolve() == journal.path.resolve():
+            self.statusBar().showMessage("That is the game on the table: start or resume another one before deleting it.", 8000)
+            return False
+        try:
+            delete_game(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot delete the game", f"{path}: {exc.strerror or exc}")
+            return False
+        self.statusBar().showMessage(f"Deleted the game in {path.name} and its roll pictures.", 8000)
+        return True
 
     def resume(self, path: Path) -> None:
         try:
