@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorekeeper.game import Action, DiceRolled, DieCorrected, Event, EventFormatError, Game, event_from_dict, event_to_dict
+from scorekeeper.game import DiceRolled, DieCorrected, EventFormatError, Game, event_from_dict, event_to_dict
 from scorekeeper.game.journal import Journal, games_folder, new_journal_path, open_journal, read_journal
 from scorekeeper.game.photos import (
     PhotoStatus,
@@ -24,56 +24,17 @@ from scorekeeper.game.photos import (
     turn_photos,
 )
 from scorekeeper.game.resume import unfinished_summaries
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
-from scorekeeper.rules import Dice, FarkleError, load_rules
+from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table import TableSession
 from scorekeeper.table.roll_pictures import LONG_SIDE, NOT_A_DIE, TAPPED, TARGET_BYTES, draw_roll, encode_jpeg, write_photo
-from scorekeeper.vision.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
-
-
-class JournalPlay:
-    """A game written to a real journal, as the window's controller plays it (no Qt)."""
-
-    def __init__(self, home: Path) -> None:
-        self.journal: Journal | None = Journal.create(new_journal_path(home))
-        self.lines_naming: list[tuple[str, bool]] = []
-        """Each picture a journal line named, and whether it was on disk as the line was written."""
-        self.game: Game | None = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=self.write)
-
-    def write(self, event: Event) -> None:
-        assert self.journal is not None
-        photo = getattr(event, "photo", None)
-        if photo is not None:
-            self.lines_naming.append((photo, photo_file(self.journal.path, photo).is_file()))
-        self.journal.write(event)
-
-    def take(self, action: Action) -> bool:
-        assert self.game is not None
-        try:
-            self.game.act(action)
-        except FarkleError:
-            return False
-        return True
-
-
-SCENE = Path(__file__).parent.parent / "sample_images" / "images" / "scene_08_daylight_tilt27_cloth.jpg"
-"""A rendered roll of four dice at 640x480."""
+from tests.camera_rolls import JournalPlay, load_scene, settle
 
 
 @pytest.fixture(scope="module")
 def scene() -> tuple[np.ndarray, Detections]:
-    """The rendered roll and its true dice."""
-    image = cv2.imread(str(SCENE))
-    labels = SCENE.parent.parent / "labels" / (SCENE.stem + ".txt")
-    truth = parse_yolo_labels(labels.read_text(), image.shape[1], image.shape[0])
-    assert len(truth) == 4
-    return image, truth
-
-
-def settle(session: TableSession, found: Detections, frame: np.ndarray) -> None:
-    session.saw(found, Detections.empty())
-    session.table_event(SettleEvent(EventKind.SETTLED, 0, 0.0, found, found.unsure), frame)
+    """A rendered roll of four dice at 640x480 and its true dice."""
+    return load_scene()
 
 
 def test_events_name_their_picture_and_old_journal_lines_still_read() -> None:

@@ -68,11 +68,12 @@ class Play(Protocol):
 
 
 class PlainPlay:
-    """A game with no window and no journal: steps the game refuses are reported to ``refused``."""
+    """A game with no window: steps the game refuses are reported to ``refused``. With a
+    ``journal`` (the game's sink writes to it), the rolls taken keep their pictures beside it."""
 
-    def __init__(self, game: Game, refused: Callable[[str], None] = log.warning) -> None:
+    def __init__(self, game: Game, refused: Callable[[str], None] = log.warning, journal: Journal | None = None) -> None:
         self.game: Game | None = game
-        self.journal: Journal | None = None
+        self.journal: Journal | None = journal
         self.refused = refused
 
     def take(self, action: Action) -> bool:

@@ -361,8 +361,9 @@ class MainWindow(QMainWindow):
     def export_sheet(self, path: Path, kind: str) -> bool:
         """Write the score sheet; says on screen where it went or why it could not."""
         writer = {"csv": export_csv, "html": export_html, "pdf": export_pdf}[kind]
+        journal = self.controller.journal
         try:
-            writer(self.controller.events, path)
+            writer(self.controller.events, path, journal=journal.path if journal is not None else None)
         except (FarkleError, OSError) as exc:
             QMessageBox.warning(self, "Export failed", str(exc))
             return False
