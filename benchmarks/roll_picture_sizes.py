@@ -2,12 +2,14 @@
 
     python benchmarks/roll_picture_sizes.py [--rolls 200] [--seed 1] [--players 6] [--home DIR] [--sheet FILE.pdf|html|csv]
 
-Plays a game of that many camera rolls through the window's table session, writing a real journal:
-each roll is a rendered scene of ``sample_images/`` with as many dice as the player has to roll
-(640x480, 800x600 and 1280x720 frames, every table and light, with a webcam's sensor noise), read as labelled, with now and then a
-die corrected by a tap (a second picture for that roll). Keeps the best scoring dice and banks past
-300; six players, so that a game of retail rules lasts 200 rolls. Prints the pictures' sizes (median, largest, the game's total) and the time to draw, encode
-and write one; ``--sheet`` also writes the game's score sheet with the pictures.
+Plays camera rolls through the window's table session, writing a real journal: each roll is a
+rendered scene of ``sample_images/`` with as many dice as the player has to roll (640x480, 800x600
+and 1280x720 frames, every table and light, with a webcam's sensor noise), read as labelled, with
+now and then a die corrected by a tap (a second picture for that roll). Keeps the best scoring dice
+and rolls on until two dice are left; six players; a game won before all the rolls are taken is
+followed by another, so the total is that of the rolls asked for. Prints the pictures' sizes
+(median, largest, the total) and the time to take a roll with its picture; ``--photos`` also the
+pictures of real labelled photos; ``--sheet`` also writes the first game's score sheet.
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ from scorekeeper.game.photos import photos_folder
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll
 from scorekeeper.table import PlainPlay, TableSession
+from scorekeeper.table.roll_pictures import draw_roll, encode_jpeg
 from scorekeeper.vision.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
+BANK_WITH = 2
+"""The player rolls on until this few dice are left (or a Farkle): many rolls to a game, as at a real table."""
 NOISE = 2.0
 """Standard deviation of the sensor noise added to each frame, grey levels (a webcam shows 1-4)."""
 
@@ -80,7 +85,8 @@ def play_game(home: Path, rolls: int, seed: int, players: tuple[str, ...] = PLAY
             game.farkle()
             continue
         game.keep(best.keep)
-        if game.state.can_bank() and (game.state.turn is None or game.state.turn.total >= 300):
+        turn = game.state.turn
+        if game.state.can_bank() and turn is not None and turn.dice_left <= BANK_WITH:
             game.bank()
     return journal, game, timings
 
@@ -89,25 +95,39 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rolls", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, default=6, choices=range(1, 7), help="how many play (default 6: a game of 200 rolls)")
+    parser.add_argument("--players", type=int, default=6, choices=range(1, 7), help="how many play (default 6)")
     parser.add_argument("--home", type=Path, help="where the game's journal and pictures go (default: a temporary folder)")
+    parser.add_argument("--photos", type=Path, nargs="*", default=[], metavar="FOLDER", help="also the picture of each photo in these labelled folders (real tables: ../shared/data/NAME)")
     parser.add_argument("--sheet", type=Path, help="also write the game's score sheet here (.pdf, .html or .csv)")
     args = parser.parse_args(argv)
     home = args.home or Path(tempfile.mkdtemp(prefix="roll-pictures-"))
-    journal, game, timings = play_game(home, args.rolls, args.seed, PLAYERS[: args.players])
-    journal.close()
-    sizes = [path.stat().st_size for path in photos_folder(journal.path).glob("*.jpg")]
+    sizes: list[int] = []
+    timings: list[float] = []
+    games = 0
+    while len(timings) < args.rolls:
+        journal, game, taken = play_game(home, args.rolls - len(timings), args.seed + games, PLAYERS[: args.players])
+        journal.close()
+        games += 1
+        timings += taken
+        sizes += [path.stat().st_size for path in photos_folder(journal.path).glob("*.jpg")]
+        if args.sheet is not None and games == 1:
+            from scorekeeper.cli.export import sheet_format, write_sheet
+
+            write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), journal.path)
+            print(f"score sheet of the first game: {args.sheet}")
     kb = [size / 1000 for size in sizes]
     rolls = len(timings)
-    print(f"{rolls} rolls, {len(sizes)} pictures (a tap adds one) in {photos_folder(journal.path)}")
+    print(f"{rolls} rolls in {games} game(s) (a game won before {args.rolls} rolls is followed by another), {len(sizes)} pictures (a tap adds one) in {home}")
     print(f"per picture: median {statistics.median(kb):.1f} KB, mean {statistics.mean(kb):.1f} KB, largest {max(kb):.1f} KB")
-    print(f"the game's pictures: {sum(sizes) / 1e6:.2f} MB; per roll taken {sum(sizes) / rolls / 1000:.1f} KB")
+    print(f"the {rolls} rolls' pictures: {sum(sizes) / 1e6:.2f} MB; per roll taken {sum(sizes) / rolls / 1000:.1f} KB")
     print(f"taking a roll with its picture: median {statistics.median(timings) * 1000:.1f} ms")
-    if args.sheet is not None:
-        from scorekeeper.cli.export import sheet_format, write_sheet
-
-        write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), journal.path)
-        print(f"score sheet: {args.sheet}")
+    for folder in args.photos:
+        real = []
+        for path in sorted((folder / "images").glob("*.jpg")):
+            image = cv2.imread(str(path))
+            if image is not None:
+                real.append(len(encode_jpeg(draw_roll(image, [], [], [], []))) / 1000)
+        print(f"{folder.name}: {len(real)} photos, picture median {statistics.median(real):.1f} KB, largest {max(real):.1f} KB")
     return 0
 
 
