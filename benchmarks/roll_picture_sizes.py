@@ -1,6 +1,7 @@
 """The size of the rolls' pictures a game keeps: per roll and per game of 200 rolls.
 
-    python benchmarks/roll_picture_sizes.py [--rolls 200] [--seed 1] [--players 6] [--home DIR] [--sheet FILE.pdf|html|csv]
+    python benchmarks/roll_picture_sizes.py [--rolls 200] [--seed 1] [--players 6] [--home DIR]
+        [--photos FOLDER...] [--sheet FILE.pdf|html|csv]
 
 Plays camera rolls through the window's table session, writing a real journal: each roll is a
 rendered scene of ``sample_images/`` with as many dice as the player has to roll (640x480, 800x600
