@@ -24,8 +24,9 @@ FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
 
 TURN_COLUMNS = ("turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points", "penalty")
-"""The CSV columns of each turn, followed by one running-total column per player (and a
-``pictures`` column last where the sheet shows the rolls' pictures)."""
+"""The CSV columns of each turn, followed (where the sheet shows the rolls' pictures) by a
+``pictures`` column naming each roll's file, then one running-total column per player: the fixed
+columns and the totals (the last columns) stay where they are either way."""
 THUMBNAIL = (80, 200, 20)
 """Width of a roll's picture on the HTML (and PDF) sheet, pixels: at most the second number, less
 the third for each player (a running-total column each), at least the first, so an A4 page holds
@@ -59,7 +60,7 @@ def csv_text(sheet: ScoreSheet) -> str:
         writer.writerow(["in progress", sheet.in_progress])
     writer.writerow([])
     pictures = ["pictures"] if sheet.with_photos else []
-    writer.writerow([*TURN_COLUMNS, *(f"total {name}" for name in sheet.players), *pictures])
+    writer.writerow([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
     for turn in sheet.turns:
         writer.writerow(
             [
@@ -72,8 +73,8 @@ def csv_text(sheet: ScoreSheet) -> str:
                 turn.outcome,
                 turn.points,
                 turn.penalty,
-                *turn.totals,
                 *([" / ".join(_photo_text(photo) for photo in turn.photos)] if sheet.with_photos else []),
+                *turn.totals,
             ]
         )
     writer.writerow([])
