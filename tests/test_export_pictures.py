@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.export.writers import TURN_COLUMNS
 from scorekeeper.export import csv_text, export_csv, export_html, html_text, score_sheet
+from scorekeeper.export.writers import TURN_COLUMNS
 from scorekeeper.game import DiceRolled
 from scorekeeper.game.photos import PhotoStatus, photo_file, photos_folder
 from scorekeeper.rules import Dice

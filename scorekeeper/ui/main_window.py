@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -43,6 +43,7 @@ from scorekeeper.ui.pdf_export import export_pdf
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
+from scorekeeper.ui.table_mode import TableModeView
 from scorekeeper.ui.turn_panel import TurnPanel, big
 
 if TYPE_CHECKING:
@@ -122,7 +123,14 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.setCentralWidget(self.splitter)
+        self.table_view = TableModeView(controller, self._table_command)
+        self.turn_panel.entry.textChanged.connect(self.table_view.show_typed)
+        self.turn_panel.said.connect(self.table_view.message.setText)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.table_view)
+        self.setCentralWidget(self.pages)
+        self._before_table_mode: tuple[QByteArray, QByteArray, list[QDockWidget]] | None = None
         dock = QDockWidget("History: every turn (double-click to correct one)", self)
         dock.setObjectName("history")
         dock.setWidget(self.history)
@@ -224,6 +232,14 @@ class MainWindow(QMainWindow):
         game.addSeparator()
         self._action(game, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
+        self.table_mode_action = self._action(view, "&Table mode (big scoreboard, full screen)", self.toggle_table_mode, "F11")
+        self.table_mode_action.setCheckable(True)
+        self.addAction(self.table_mode_action)
+        self.leave_table_mode_action = QAction("Leave table mode", self)
+        self.leave_table_mode_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_table_mode_action.setEnabled(False)
+        self.leave_table_mode_action.triggered.connect(lambda _=False: self.set_table_mode(False))
+        self.addAction(self.leave_table_mode_action)
         self._action(view, "&Rules in force", self.show_rules, "Ctrl+R")
         view.addAction(self.history_dock.toggleViewAction())
         if hasattr(self, "stats_dock"):
@@ -256,6 +272,54 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"The setting holds until the window closes; it could not be saved: {exc}", 8000)
             return
         self.statusBar().showMessage("Each roll taken keeps its picture." if keep else "Rolls keep no pictures from now on.", 8000)
+
+    @property
+    def table_mode(self) -> bool:
+        """Whether table mode is on: the big scoreboard filling the screen."""
+        return self.pages.currentWidget() is self.table_view
+
+    def toggle_table_mode(self) -> None:
+        """View > Table mode (F11): on, or back to the usual window."""
+        self.set_table_mode(not self.table_mode)
+
+    def set_table_mode(self, on: bool) -> None:
+        """Table mode on: full screen, the docks and menus out of the way, the camera pane moved in
+        small (taps on it still correct the dice); off: the window as it was."""
+        self.table_mode_action.setChecked(on)
+        self.leave_table_mode_action.setEnabled(on)
+        if on == self.table_mode:
+            return
+        if on:
+            docks = [dock for dock in self.findChildren(QDockWidget) if dock.isVisible()]
+            self._before_table_mode = (self.saveGeometry(), self.splitter.saveState(), docks)
+            for dock in docks:
+                dock.hide()
+            self.menuBar().hide()
+            self.statusBar().hide()
+            self.table_view.hold_camera(self.camera)
+            self.pages.setCurrentWidget(self.table_view)
+            self.showFullScreen()
+            self.table_view.refresh()
+            return
+        geometry, sizes, docks = self._before_table_mode or (QByteArray(), QByteArray(), [])
+        self.table_view.release_camera()
+        self.splitter.insertWidget(0, self.camera)
+        self.pages.setCurrentWidget(self.splitter)
+        self.menuBar().show()
+        self.statusBar().show()
+        for dock in docks:
+            dock.show()
+        self.showNormal()
+        self.restoreGeometry(geometry)
+        self.splitter.restoreState(sizes)
+        self.refresh()
+
+    def _table_command(self, step: str) -> None:
+        """A button of table mode: leave it, or a step of the turn as its key would take it."""
+        if step == "leave":
+            self.set_table_mode(False)
+        else:
+            self.turn_panel.command(step)
 
     def refresh(self) -> None:
         state = self.controller.state
