@@ -147,10 +147,12 @@ def _photo_cells(turn: SheetTurn, width: int) -> str:
     return f"<td>{'<br>'.join(shown)}</td>"
 
 
-def html_text(sheet: ScoreSheet) -> str:
+def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
     """The sheet as an HTML page (also what the PDF prints): self-contained but for the rolls' pictures,
-    which it shows from where the game keeps them."""
+    which it shows from where the game keeps them, ``picture_width`` pixels wide (default: the
+    :func:`thumbnail_width` for the number of players)."""
     e = html.escape
+    width = picture_width or thumbnail_width(len(sheet.players))
     result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
     parts = [
         "<!DOCTYPE html>",
@@ -185,7 +187,7 @@ def html_text(sheet: ScoreSheet) -> str:
             + _cell(turn.number)
             + _cell(turn.player)
             + f"<td>{'<br>'.join(e(roll) for roll in turn.rolls)}</td>"
-            + (_photo_cells(turn, thumbnail_width(len(sheet.players))) if sheet.with_photos else "")
+            + (_photo_cells(turn, width) if sheet.with_photos else "")
             + f"<td>{'<br>'.join(e(keep) for keep in kept)}</td>"
             + outcome
             + _cell(f"{turn.points:,}", align="right")

@@ -92,7 +92,7 @@ def draw_roll(
     if scale < 1.0:
         size = (max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale)))
         image = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.uint8)
-    text = 0.45 + 0.25 * (max(image.shape[:2]) / LONG_SIDE)
+    text = 0.5 + 0.4 * (max(image.shape[:2]) / LONG_SIDE)
 
     def corners(box: Box) -> tuple[tuple[int, int], tuple[int, int]]:
         return (

@@ -298,6 +298,7 @@ class MainWindow(QMainWindow):
             self.statusBar().hide()
             self.table_view.hold_camera(self.camera)
             self.pages.setCurrentWidget(self.table_view)
+            self.setGeometry(self.screen().geometry())  # where no window manager makes it full screen
             self.showFullScreen()
             self.table_view.refresh()
             return

@@ -17,7 +17,7 @@ from PySide6.QtGui import QGuiApplication, QImage, QPageLayout, QPageSize, QPdfW
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import refuse_game_file
+from scorekeeper.export.writers import refuse_game_file, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus
 from scorekeeper.game.save import new_file_mode
@@ -54,6 +54,16 @@ def with_pictures_loaded(sheet: ScoreSheet, document: QTextDocument) -> ScoreShe
     return replace(sheet, turns=tuple(turns))
 
 
+def picture_width(players: int) -> int:
+    """How wide a roll's picture is printed, pixels: larger than on the HTML page, where a click
+    opens it, as the landscape page has the room (the whole picture is kept in the PDF, to zoom into).
+
+    >>> picture_width(2), picture_width(6)
+    (240, 160)
+    """
+    return thumbnail_width(players) + 80
+
+
 def orientation(sheet: ScoreSheet) -> QPageLayout.Orientation:
     """How the sheet is printed: landscape where a column of the rolls' pictures needs the room, else portrait."""
     return QPageLayout.Orientation.Landscape if sheet.with_photos else QPageLayout.Orientation.Portrait
@@ -69,7 +79,7 @@ def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | Non
     ensure_gui()
     document = QTextDocument()
     sheet = with_pictures_loaded(score_sheet(events, exported_at, journal), document)
-    document.setHtml(html_text(sheet))
+    document.setHtml(html_text(sheet, picture_width(len(sheet.players))))
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from scorekeeper.table.table_mode import TableBoard, TableLayout, table_board, table_layout
+from scorekeeper.table.table_mode import BOARD_WIDTH, TableBoard, TableLayout, table_board, table_layout
 from scorekeeper.ui.controller import GameController
 
 QWIDGETSIZE_MAX = 16777215
@@ -82,12 +82,14 @@ class TableModeView(QWidget):
         side.addLayout(buttons)
         side.addWidget(self.keys)
         side.addLayout(self.camera_slot)
+        self.side = QWidget()
+        self.side.setLayout(side)
         left = QVBoxLayout()
         left.addWidget(self.board)
         left.addStretch(1)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 3)
-        layout.addLayout(side, 2)
+        layout.addLayout(left, 1)
+        layout.addWidget(self.side)
         self.sizes: TableLayout = table_layout(1280, 720, 0)
         """The sizes drawn at now."""
         self.shown: TableBoard = table_board(None)
@@ -145,14 +147,22 @@ class TableModeView(QWidget):
             _sized(label, self.sizes.note_px)
         _sized(self.message, max(12, self.sizes.note_px * 2 // 3), bold=False)
         _sized(self.keys, max(12, self.sizes.note_px // 2), bold=False)
+        self.side.setFixedWidth(round(width * (1 - BOARD_WIDTH)))
         if self.camera is not None:
-            self.camera.setFixedSize(*self.sizes.camera)
+            self._fit_camera(self.camera)
+
+    def _fit_camera(self, camera: QWidget) -> None:
+        """The camera pane as small as table mode has it: its width, and at most its height (the
+        pane's lines under the picture take what they need of that)."""
+        width, height = self.sizes.camera
+        camera.setFixedWidth(width)
+        camera.setMaximumHeight(height)
 
     def hold_camera(self, camera: QWidget) -> None:
         """Show the window's camera pane here, small (its taps keep working)."""
         self.camera = camera
         self.camera_slot.addWidget(camera)
-        camera.setFixedSize(*self.sizes.camera)
+        self._fit_camera(camera)
 
     def release_camera(self) -> QWidget | None:
         """Give the camera pane back, free to take any size again."""
