@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from pathlib import Path
 
 import cv2
@@ -12,7 +14,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.game import DiceRolled, DieCorrected, EventFormatError, Game, event_from_dict, event_to_dict
-from scorekeeper.game.journal import Journal, games_folder, new_journal_path, open_journal, read_journal
+from scorekeeper.game.journal import STALE_SECONDS, Journal, games_folder, new_journal_path, open_journal, read_journal
 from scorekeeper.game.photos import (
     PhotoStatus,
     delete_game,
@@ -185,11 +187,17 @@ def test_deleting_a_game_deletes_its_pictures_and_orphan_folders_are_tidied(tmp_
     name = write_photo(journal.path, b"picture")
     game.act(DiceRolled(Dice.from_str("1 2 3 4 6 6"), "camera", name))
     journal.close()
+    left = photos_folder(journal.path) / ".0123456789abcdef.x.tmp"
+    left.write_bytes(b"half a picture, its writer killed")
+    os.utime(left, (time.time() - STALE_SECONDS - 1,) * 2)
+    writing = photos_folder(journal.path) / ".fedcba9876543210.y.tmp"
+    writing.write_bytes(b"a picture being written now")
     other = games_folder(tmp_path) / "gone.photos"
     other.mkdir()
     (other / "x.jpg").write_bytes(b"left by a game deleted by hand")
     assert [s.path for s in unfinished_summaries(tmp_path)] == [journal.path]
     assert not other.exists() and photos_folder(journal.path).is_dir()
+    assert not left.exists() and writing.exists(), "a killed write's file goes once stale, one being written stays"
     delete_game(journal.path)
     assert not journal.path.exists() and not photos_folder(journal.path).exists()
     tidy_photo_folders(tmp_path)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import enum
 import hashlib
 import shutil
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, is_photo_name
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import SUFFIX, effective_actions, games_folder, segments
+from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, effective_actions, games_folder, segments
 
 FOLDER_SUFFIX = ".photos"
 """How the folder of a journal's pictures is named: the journal's name with this instead of ``.jsonl``."""
@@ -150,11 +151,22 @@ def delete_game(journal: Path) -> None:
 
 
 def tidy_photo_folders(home: Path) -> None:
-    """Remove picture folders whose journal is gone (a game deleted by hand, or a delete cut off)."""
+    """Remove picture folders whose journal is gone (a game deleted by hand, or a delete cut off),
+    and the temporary files of pictures whose writing a kill cut off (once they are
+    :data:`~scorekeeper.game.journal.STALE_SECONDS` old: a window may be writing one now)."""
     folder = games_folder(home)
     if not folder.is_dir():
         return
     for pictures in folder.glob(f"*{FOLDER_SUFFIX}"):
-        if pictures.is_dir() and not pictures.with_name(pictures.name.removesuffix(FOLDER_SUFFIX) + SUFFIX).exists():
+        if not pictures.is_dir():
+            continue
+        if not pictures.with_name(pictures.name.removesuffix(FOLDER_SUFFIX) + SUFFIX).exists():
             shutil.rmtree(pictures, ignore_errors=True)
+            continue
+        for partial in pictures.glob(".*.tmp"):
+            try:
+                if time.time() - partial.stat().st_mtime > STALE_SECONDS:
+                    partial.unlink()
+            except OSError:
+                continue
 
