@@ -214,3 +214,29 @@ def test_a_resumed_game_finds_the_pictures_of_its_rolls(tmp_path: Path, scene: t
     found = last_roll_photo(play.journal.path, recovered.game.events)
     assert found is not None and found.shown
     recovered.journal.close()
+
+
+def test_a_roll_waiting_for_a_tap_is_taken_with_a_picture_as_read_and_one_as_tapped(
+    tmp_path: Path, scene: tuple[np.ndarray, Detections]
+) -> None:
+    frame, truth = scene
+    doubted = Detections(truth.boxes, truth.values, np.array([0.95, 0.1, 0.95, 0.95], np.float32))
+    play = JournalPlay(tmp_path)
+    session = TableSession(play, tmp_path / "corrections")
+    settle(session, doubted, frame)
+    pending = session.pending
+    assert pending is not None and play.lines_naming == [], "no picture before the roll is taken"
+    was = pending.values[1]
+    now = 6 if was != 6 else 2
+    session.correct(pending, 1, now)
+    assert play.game is not None and play.journal is not None and play.game.state.turn is not None
+    assert play.game.state.turn.roll is not None and now in play.game.state.turn.roll.values
+    (as_read, _), (as_tapped, on_disk) = play.lines_naming
+    assert on_disk and as_read != as_tapped
+    rolled, corrected = [e for e in play.game.events if isinstance(e, (DiceRolled, DieCorrected))]
+    assert (rolled.photo, corrected.photo) == (as_read, as_tapped)
+    assert turn_photos(play.game.events) == [], "no turn has ended yet"
+    found = last_roll_photo(play.journal.path, play.game.events)
+    assert found is not None and found.name == as_tapped
+    picture = cv2.imread(str(found.path))
+    assert np.all(np.abs(picture.astype(int) - TAPPED) < 40, axis=2).sum() > 100, "the tapped die is marked"
