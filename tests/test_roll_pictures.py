@@ -154,6 +154,9 @@ def test_missing_and_damaged_pictures_are_told_apart(tmp_path: Path) -> None:
     assert write_photo(journal, b"\xff\xd8 not much of a picture") == name, "the same picture is kept once"
     photo_file(journal, name).write_bytes(b"\xff\xd8 changed")
     assert roll_photo(journal, name).status is PhotoStatus.DAMAGED
+    assert write_photo(journal, b"\xff\xd8 not much of a picture") == name
+    assert roll_photo(journal, name).status is PhotoStatus.OK, "a damaged picture is written again whole"
+    photo_file(journal, name).write_bytes(b"\xff\xd8 changed")
     photo_file(journal, name).unlink()
     assert roll_photo(journal, name).status is PhotoStatus.MISSING
     assert "picture missing" in roll_photo(journal, name).note()

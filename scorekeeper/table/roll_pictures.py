@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.game.journal import sync_folder
 from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder
 
 Box = tuple[float, float, float, float]
@@ -133,27 +134,23 @@ def encode_jpeg(image: NDArray[np.uint8], target: int = TARGET_BYTES) -> bytes:
     return data
 
 
-def _sync_folder(folder: Path) -> None:
-    handle = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(handle)
-    finally:
-        os.close(handle)
-
-
 def write_photo(journal: Path, data: bytes) -> str:
     """Keep the picture ``data`` beside ``journal``; its name (SHA-256). Whole or not at all: written
     to a temporary file, synced, renamed into place and the folder synced, so once this returns
-    the picture survives a crash (a picture already kept under that name is left as it is)."""
+    the picture survives a crash (a picture already kept whole under that name is left as it is;
+a damaged one is written again)."""
     name = hashlib.sha256(data).hexdigest()
     folder = photos_folder(journal)
     path = folder / (name + PHOTO_SUFFIX)
-    if path.is_file() and path.stat().st_size == len(data):
-        return name
+    try:
+        if hashlib.sha256(path.read_bytes()).hexdigest() == name:
+            return name
+    except OSError:
+        pass
     created = not folder.is_dir()
     folder.mkdir(parents=True, exist_ok=True)
     if created:
-        _sync_folder(folder.parent)
+        sync_folder(folder.parent)
     handle, temporary = tempfile.mkstemp(prefix=f".{name[:16]}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -163,5 +160,5 @@ def write_photo(journal: Path, data: bytes) -> str:
         os.replace(temporary, path)
     finally:
         Path(temporary).unlink(missing_ok=True)
-    _sync_folder(folder)
+    sync_folder(folder)
     return name
