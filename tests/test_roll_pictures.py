@@ -28,7 +28,7 @@ from scorekeeper.game.photos import (
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table import TableSession
-from scorekeeper.table.roll_pictures import LONG_SIDE, NOT_A_DIE, TAPPED, TARGET_BYTES, draw_roll, encode_jpeg, write_photo
+from scorekeeper.table.roll_pictures import LEAST_SIDE, LONG_SIDE, NOT_A_DIE, TAPPED, TARGET_BYTES, draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.detections import Detections
 from tests.camera_rolls import JournalPlay, load_scene, settle
 
@@ -120,8 +120,12 @@ def test_the_picture_is_cut_to_the_rolling_area_and_kept_small() -> None:
     assert image.shape[0] < 720 * 0.6 and image.shape[1] < 1280 * 0.6
     big = draw_roll(frame, [], [], [], [])
     assert max(big.shape[:2]) == LONG_SIDE
-    # noise is the hardest case for JPEG: the quality steps down until it fits, or is as low as it goes
-    assert len(encode_jpeg(image)) < len(encode_jpeg(image, target=10**9))
+    # noise is the hardest case for JPEG: the quality steps down, then the picture gets smaller, until it fits
+    noise = np.random.default_rng(2).integers(0, 255, (480, 640, 3), np.uint8)
+    noisy = encode_jpeg(noise)
+    assert len(noisy) <= TARGET_BYTES < len(encode_jpeg(noise, target=10**9))
+    shrunk = cv2.imdecode(np.frombuffer(noisy, np.uint8), cv2.IMREAD_COLOR)
+    assert LEAST_SIDE <= max(shrunk.shape[:2]) < LONG_SIDE
 
 
 def test_no_pictures_are_kept_when_switched_off_or_without_a_journal(tmp_path: Path, scene: tuple[np.ndarray, Detections]) -> None:

@@ -36,9 +36,13 @@ Box = tuple[float, float, float, float]
 LONG_SIDE = 640
 """The longest side of a roll's picture, pixels."""
 TARGET_BYTES = 60_000
-"""The size a roll's picture is kept under, bytes: 200 rolls stay under 12 MB."""
+"""The size a roll's picture is kept under, bytes (the quality steps down, then the picture gets smaller): 200 rolls stay under 12 MB."""
 QUALITIES = (85, 75, 65, 55, 45, 35)
 """JPEG qualities tried in turn until the picture fits :data:`TARGET_BYTES`."""
+LEAST_SIDE = 320
+"""The long side a picture that will not fit :data:`TARGET_BYTES` is made smaller down to, pixels."""
+SHRINK = 0.85
+"""How much smaller each such step makes it."""
 MARGIN = 0.04
 """Share of the frame kept around the rolling area (and the dice) when the picture is cut."""
 
@@ -121,17 +125,20 @@ def draw_roll(
 
 
 def encode_jpeg(image: NDArray[np.uint8], target: int = TARGET_BYTES) -> bytes:
-    """``image`` as a JPEG of at most ``target`` bytes where a quality of :data:`QUALITIES` gets it
-    there (else at the lowest of them)."""
-    data = b""
-    for quality in QUALITIES:
-        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality, cv2.IMWRITE_JPEG_OPTIMIZE, 1])
-        if not ok:
-            raise OSError("the JPEG encoder refused the roll's picture")
-        data = encoded.tobytes()
-        if len(data) <= target:
-            break
-    return data
+    """``image`` as a JPEG of at most ``target`` bytes: the first of :data:`QUALITIES` that gets it
+    there; where none does (a busy table at the lowest quality), the picture is made smaller, down
+    to :data:`LEAST_SIDE` on its long side."""
+    while True:
+        for quality in QUALITIES:
+            ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality, cv2.IMWRITE_JPEG_OPTIMIZE, 1])
+            if not ok:
+                raise OSError("the JPEG encoder refused the roll's picture")
+            data: bytes = encoded.tobytes()
+            if len(data) <= target:
+                return data
+        if max(image.shape[:2]) * SHRINK < LEAST_SIDE:
+            return data
+        image = np.asarray(cv2.resize(image, None, fx=SHRINK, fy=SHRINK, interpolation=cv2.INTER_AREA), np.uint8)
 
 
 def write_photo(journal: Path, data: bytes) -> str:
