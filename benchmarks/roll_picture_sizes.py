@@ -98,7 +98,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=6, choices=range(1, 7), help="how many play (default 6)")
     parser.add_argument("--home", type=Path, help="where the game's journal and pictures go (default: a temporary folder)")
-    parser.add_argument("--photos", type=Path, nargs="*", default=[], metavar="FOLDER", help="also the picture of each photo in these labelled folders (real tables: ../shared/data/NAME)")
+    parser.add_argument(
+        "--photos", type=Path, nargs="*", default=[], metavar="FOLDER",
+        help="also the picture of each photo in these labelled folders (real tables: ../shared/data/NAME)",
+    )
     parser.add_argument("--sheet", type=Path, help="also write the game's score sheet here (.pdf, .html or .csv)")
     args = parser.parse_args(argv)
     home = args.home or Path(tempfile.mkdtemp(prefix="roll-pictures-"))
@@ -118,7 +121,8 @@ def main(argv: list[str]) -> int:
             print(f"score sheet of the first game: {args.sheet}")
     kb = [size / 1000 for size in sizes]
     rolls = len(timings)
-    print(f"{rolls} rolls in {games} game(s) (a game won before {args.rolls} rolls is followed by another), {len(sizes)} pictures (a tap adds one) in {home}")
+    print(f"{rolls} rolls in {games} game(s) (a game won before {args.rolls} rolls is followed by another), "
+          f"{len(sizes)} pictures (a tap adds one) in {home}")
     print(f"per picture: median {statistics.median(kb):.1f} KB, mean {statistics.mean(kb):.1f} KB, largest {max(kb):.1f} KB")
     print(f"the {rolls} rolls' pictures: {sum(sizes) / 1e6:.2f} MB; per roll taken {sum(sizes) / rolls / 1000:.1f} KB")
     print(f"taking a roll with its picture: median {statistics.median(timings) * 1000:.1f} ms")

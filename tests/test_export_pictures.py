@@ -63,7 +63,8 @@ def test_the_csv_names_each_rolls_picture_and_says_when_one_is_missing_or_damage
     assert turns[0]["pictures"] == f"picture missing ({first}.jpg)"
     assert turns[1]["pictures"] == f"picture damaged ({second}.jpg)"
     assert "pictures" not in csv_turns(csv_text(score_sheet(played.game.events, EXPORTED)))[0], "no journal, no pictures"
-    header = next(row for row in csv.reader(io.StringIO(csv_text(score_sheet(played.game.events, EXPORTED, journal)))) if row[:1] == ["turn"])
+    text = csv_text(score_sheet(played.game.events, EXPORTED, journal))
+    header = next(row for row in csv.reader(io.StringIO(text)) if row[:1] == ["turn"])
     assert header[len(TURN_COLUMNS)] == "pictures" and header[-2:] == ["total Ann", "total Bob"], "the totals stay the last columns"
 
 

@@ -183,7 +183,11 @@ def test_each_turn_lists_its_rolls_pictures_and_a_history_edit_keeps_a_roll_left
     game.roll("2 2 3 3 4 6")
     game.farkle()
     assert turn_photos(game.events) == [(a, b), (None,)]
-    before = [DiceRolled(Dice.from_str("1 2 3 4 6 6"), "camera", a), Kept(Dice.from_str("1")), DiceRolled(Dice.from_str("5 2 3 4 6"), "camera", b)]
+    before = [
+        DiceRolled(Dice.from_str("1 2 3 4 6 6"), "camera", a),
+        Kept(Dice.from_str("1")),
+        DiceRolled(Dice.from_str("5 2 3 4 6"), "camera", b),
+    ]
     edit = carry_pictures(before, [DiceRolled(Dice.from_str("1 2 3 4 6 6")), Kept(Dice.from_str("1")), Banked()])
     assert turn_photos(with_turn_replaced(game.events, 0, edit))[0] == (a,)
 

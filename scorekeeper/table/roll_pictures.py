@@ -36,7 +36,8 @@ Box = tuple[float, float, float, float]
 LONG_SIDE = 640
 """The longest side of a roll's picture, pixels."""
 TARGET_BYTES = 60_000
-"""The size a roll's picture is kept under, bytes (the quality steps down, then the picture gets smaller): 200 rolls stay under 12 MB."""
+"""The size a roll's picture is kept under, bytes (the quality steps down, then the picture gets
+smaller): 200 rolls stay under 12 MB."""
 QUALITIES = (85, 75, 65, 55, 45, 35)
 """JPEG qualities tried in turn until the picture fits :data:`TARGET_BYTES`."""
 LEAST_SIDE = 320

@@ -55,7 +55,8 @@ class TableModeView(QWidget):
         self.typed = QLabel()
         self.message = QLabel()
         self.keys = QLabel(KEYS)
-        for label in (self.headline, self.roll, self.note, self.total, self.total_caption, self.banner, self.typed, self.message, self.keys):
+        labels = (self.headline, self.roll, self.note, self.total, self.total_caption, self.banner, self.typed, self.message, self.keys)
+        for label in labels:
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         for label in (self.headline, self.banner, self.message, self.keys):
