@@ -4,7 +4,9 @@ Run as a script by tests/test_kill_soak.py (a fresh process, so that forking is 
 scorekeeper once, then forks a child for each run, which runs the real code (``cli.main(["play",
 ...])``, or a seeded game written through :class:`Journal`), and kills it at a random moment.
 After each kill it checks, as the next start sees them, what is on disk against what the child
-had shown, then starts the next child where the game stopped. Prints one JSON line of counts.
+had shown, then starts the next child where the game stopped. The journal writer's rolls keep a
+picture each, as the camera's do; every picture a journal names must be whole on disk. Prints one
+JSON line of counts.
 Usage: python kill_soak.py FOLDER PLAY_KILLS JOURNAL_KILLS SEED
 """
 
@@ -18,6 +20,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -26,7 +29,7 @@ from journal_player import PLAYERS, next_step  # noqa: E402
 
 from scorekeeper.cli import main  # noqa: E402
 from scorekeeper.cli.play import Session, prompt  # noqa: E402
-from scorekeeper.game import Game, event_to_dict, load_game  # noqa: E402
+from scorekeeper.game import DiceRolled, Game, event_to_dict, load_game  # noqa: E402
 from scorekeeper.game.journal import (  # noqa: E402
     STALE_SECONDS,
     Journal,
@@ -35,7 +38,12 @@ from scorekeeper.game.journal import (  # noqa: E402
     read_journal,
     unfinished_games,
 )
+from scorekeeper.game.photos import PhotoStatus, photos_folder, roll_photo, tidy_photo_folders  # noqa: E402
 from scorekeeper.rules import load_rules  # noqa: E402
+from scorekeeper.table.roll_pictures import write_photo  # noqa: E402
+
+PICTURE_BYTES = 40_000
+"""Size of each roll's stand-in picture: as big as a real one, so a kill can land mid-write."""
 
 STARTED_AT = "2026-01-01T20:00:00+00:00"
 
@@ -189,6 +197,9 @@ def journal_child(path: Path) -> Callable[[], int]:
                 game.undo()
             elif step == "redo":
                 game.redo()
+            elif isinstance(step, DiceRolled):
+                picture = random.Random(len(game.events)).randbytes(PICTURE_BYTES)
+                game.act(replace(step, source="camera", photo=write_photo(path, picture)))
             else:
                 assert not isinstance(step, str)
                 game.act(step)
@@ -203,7 +214,7 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
     """The journal writer, and its recovery from a torn last line: after each kill the next start
     (the games listed, then the game opened) holds every event shown, keeps each damaged file
     once, and leaves no file of a recovery cut off."""
-    counts = {"journal_kills": 0, "journal_events_shown": 0, "journal_events_lost": 0, "damaged_lines_written": 0, "kills_inside_recovery": 0, "killed_before_the_first_event": 0, "hidden_games": 0, "stray_after_start": 0}
+    counts = {"journal_kills": 0, "journal_events_shown": 0, "journal_events_lost": 0, "damaged_lines_written": 0, "kills_inside_recovery": 0, "killed_before_the_first_event": 0, "hidden_games": 0, "stray_after_start": 0, "pictures_named": 0, "pictures_not_whole": 0, "picture_writes_cut_off": 0}
     home = folder / "home"
     games = home / "games"
     games.mkdir(parents=True)
@@ -243,8 +254,16 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
             path.unlink(missing_ok=True)
             continue
         listed = unfinished_games(home)
+        for partial in photos_folder(path).glob(".*.tmp"):  # as a later start finds a killed write's file
+            os.utime(partial, (time.time() - STALE_SECONDS - 1,) * 2)
+            counts["picture_writes_cut_off"] += 1
+        tidy_photo_folders(home)
+        counts["stray_after_start"] += len(list(photos_folder(path).glob(".*")))
         recovered = open_journal(path)
         recovered.journal.close()
+        named = {event.photo for event in recovered.game.events if isinstance(event, DiceRolled) and event.photo is not None}
+        counts["pictures_named"] += len(named)
+        counts["pictures_not_whole"] += sum(roll_photo(path, name).status is not PhotoStatus.OK for name in named)
         on_disk = [event_to_dict(event) for event in recovered.game.events]
         counts["journal_events_lost"] += sum(1 for a, b in zip(on_disk, shown) if a != b) + max(0, len(shown) - len(on_disk))
         counts["journal_events_shown"] += len(shown) - len(known)

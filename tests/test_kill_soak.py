@@ -31,5 +31,6 @@ def test_no_shown_step_is_lost_and_no_stray_file_is_left_over_300_kills(tmp_path
     assert counts["play_kills"] == PLAY_KILLS and counts["journal_kills"] == JOURNAL_KILLS, counts
     assert counts["play_steps_shown"] > 0 and counts["journal_events_shown"] > 0, counts  # kills land mid-game
     assert counts["damaged_lines_written"] > 0, counts
-    lost = ("play_steps_lost", "journal_events_lost", "unloadable_saves", "hidden_games", "stray_after_start")
+    assert counts["pictures_named"] > 0, counts
+    lost = ("play_steps_lost", "journal_events_lost", "unloadable_saves", "hidden_games", "stray_after_start", "pictures_not_whole")
     assert {key: counts[key] for key in lost} == dict.fromkeys(lost, 0), counts

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
@@ -22,9 +22,9 @@ from scorekeeper.cli import main
 from scorekeeper.cli.serve import game_to_follow
 from scorekeeper.game import Banked, DiceRolled, Game, Kept, save_game
 from scorekeeper.game.journal import Journal, new_journal_path, with_turn_replaced
+from scorekeeper.game.photos import photo_file, photos_folder
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.serve import BackgroundServer, GameFollower, ScoreServer, ServeError, board_of, page_html
-from scorekeeper.serve.board import roll_picture
 from scorekeeper.serve.page import board_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,23 +95,17 @@ def test_players_not_yet_on_the_board_are_marked_where_the_rules_ask_for_an_entr
     assert [seat.on_board for seat in board_of(Game.new(load_rules("retail"), ["Ann"]).events).seats] == [True]
 
 
-@dataclass(frozen=True)
-class PicturedRoll(DiceRolled):
-    """A roll as issue 44's part 1 journals it: naming its picture by SHA-256."""
-
-    picture: str | None = None
-
-
-def test_a_roll_that_names_its_picture_shows_it_and_nothing_else_is_taken_for_one() -> None:
+def test_a_roll_that_names_its_picture_shows_it_and_a_typed_roll_shows_none() -> None:
     name = hashlib.sha256(b"a roll").hexdigest()
     game = Game.new(load_rules("retail"), ["Ann"])
-    game.act(PicturedRoll(Dice.from_str("1 2 3 4 6 6"), "camera", name))
+    game.act(DiceRolled(Dice.from_str("1 2 3 4 6 6"), "camera", name))
     board = board_of(game.events)
     assert board.last_roll is not None and board.last_roll.picture == name
     assert f'<img class="roll-picture" src="roll/{name}.jpg"' in board_html(board)
-    assert roll_picture(PicturedRoll(Dice.from_str("1"), "camera", "../../etc/passwd")) is None
-    assert roll_picture(DiceRolled(Dice.from_str("1"))) is None
-    assert "<img" not in board_html(board_of(Game.new(load_rules("retail"), ["Ann"]).events))
+    game.keep("1")
+    game.roll("2 3 4 6 6")
+    assert board_of(game.events).last_roll == replace(board.last_roll, dice=(2, 3, 4, 6, 6), picture=None)
+    assert "<img" not in board_html(board_of(game.events))
 
 
 def test_the_page_escapes_what_players_typed() -> None:
@@ -367,15 +361,16 @@ def test_stopping_ends_the_open_streams(tmp_path: Path) -> None:
     run(test)
 
 
-def test_the_picture_the_last_roll_names_is_served_and_no_other(tmp_path: Path) -> None:
+def test_the_picture_the_last_roll_names_is_served_and_no_other_nor_a_damaged_one(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
     game = Game.new(load_rules("retail"), ["Ann"])
     game.roll("1 2 3 4 6 6")
     save_game(game, saved)
-    shown, other = b"\xff\xd8 the roll", b"\xff\xd8 another roll"
-    names = [hashlib.sha256(body).hexdigest() for body in (shown, other)]
-    for name, body in zip(names, (shown, other)):
-        (tmp_path / f"{name}.jpg").write_bytes(body)
+    shown, other, damaged = b"\xff\xd8 the roll", b"\xff\xd8 another roll", b"\xff\xd8 kept"
+    names = [hashlib.sha256(body).hexdigest() for body in (shown, other, damaged)]
+    photos_folder(saved).mkdir()
+    for name, body in zip(names, (shown, other, damaged[:-1])):
+        photo_file(saved, name).write_bytes(body)
 
     async def test() -> None:
         async with serving(saved) as (server, session):
@@ -386,6 +381,9 @@ def test_the_picture_the_last_roll_names_is_served_and_no_other(tmp_path: Path) 
                 assert response.status == 200 and response.content_type == "image/jpeg"
                 assert await response.read() == shown
             async with session.get(server.url + f"roll/{names[1]}.jpg") as response:
+                assert response.status == 404
+            server.follower.board = replace(board, last_roll=replace(board.last_roll, picture=names[2]))
+            async with session.get(server.url + f"roll/{names[2]}.jpg") as response:
                 assert response.status == 404
 
     run(test)

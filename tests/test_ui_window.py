@@ -39,8 +39,10 @@ def window_on(
     source: str | None = "scripted",
     misreads: Sequence[Misread] = (),
     unsure_below: float = DEFAULT_UNSURE_BELOW,
+    keep_photos: bool = True,
 ) -> MainWindow:
-    """The window on ``table``; its reader reads what the table shows, but for ``misreads``, against ``unsure_below``."""
+    """The window on ``table``; its reader reads what the table shows, but for ``misreads``, against
+    ``unsure_below``; ``keep_photos=False`` as ``--no-photos`` asks."""
 
     def opener(spec: str, profile: object) -> ScriptedTable:
         if table is None or (source is None and spec.startswith("webcam")):
@@ -48,7 +50,7 @@ def window_on(
         return table
 
     window = MainWindow(
-        GameController(home), WindowOptions(source=source), reader=lambda: LabelReader(table, misreads, unsure_below), opener=opener  # type: ignore[arg-type]
+        GameController(home), WindowOptions(source=source, keep_photos=keep_photos), reader=lambda: LabelReader(table, misreads, unsure_below), opener=opener  # type: ignore[arg-type]
     )
     qtbot.addWidget(window)
     window.show()

@@ -22,6 +22,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("saved_game", metavar="SAVED_GAME", type=Path, help="a saved game or a journal (.jsonl)")
     parser.add_argument("--format", choices=FORMATS, help="the sheet's format (default: from the -o file's ending)")
     parser.add_argument("-o", "--output", metavar="FILE", type=Path, required=True, help="where to write the sheet")
+    parser.add_argument(
+        "--no-photos", action="store_true", help="leave out the rolls' pictures (by default each roll the camera took shows its own)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -35,16 +38,17 @@ def sheet_format(output: Path, chosen: str | None) -> str:
     raise ExportError(f"{output}: say which format with --format {'|'.join(FORMATS)} (the file ending does not name one)")
 
 
-def write_sheet(events: Sequence[Event], output: Path, kind: str) -> None:
-    """Write the score sheet of ``events`` to ``output`` as ``kind`` (csv, html or pdf)."""
+def write_sheet(events: Sequence[Event], output: Path, kind: str, journal: Path | None = None) -> None:
+    """Write the score sheet of ``events`` to ``output`` as ``kind`` (csv, html or pdf), with the
+    pictures of the rolls kept beside ``journal`` if it is given."""
     if kind == "csv":
-        export_csv(events, output)
+        export_csv(events, output, journal=journal)
     elif kind == "html":
-        export_html(events, output)
+        export_html(events, output, journal=journal)
     else:
         from scorekeeper.ui.pdf_export import export_pdf
 
-        export_pdf(events, output)
+        export_pdf(events, output, journal=journal)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +56,6 @@ def run(args: argparse.Namespace) -> int:
     events, damage = load_events(args.saved_game)
     if damage is not None:
         print(f"scorekeeper export: warning: {damage}; the sheet shows the game up to there", file=sys.stderr)
-    write_sheet(events, args.output, kind)
+    write_sheet(events, args.output, kind, None if args.no_photos else args.saved_game)
     print(f"Score sheet written to {args.output} ({kind}).")
     return 0

@@ -25,6 +25,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
     parser.add_argument("--resume", metavar="JOURNAL", type=Path, help="go on with the game in this journal")
     parser.add_argument("--calibration", metavar="PROFILE", type=Path, help="a calibration profile (default: the last saved)")
+    parser.add_argument(
+        "--no-photos", action="store_true", help="keep no picture of the rolls (the setting Game > Keep roll pictures stays as it is)"
+    )
     parser.add_argument("--screenshot", metavar="FILE", type=Path, help="save a picture of the window after --after seconds, then exit")
     parser.add_argument("--after", metavar="SECONDS", type=float, default=5.0, help="how long to run before --screenshot (default 5)")
 
@@ -89,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         target=args.target,
         resume=args.resume,
         calibration=args.calibration,
+        keep_photos=not args.no_photos,
     )
     screenshot = Screenshot(args.screenshot, args.after) if args.screenshot is not None else None
     check_display()

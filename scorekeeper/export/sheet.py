@@ -22,6 +22,7 @@ from pathlib import Path
 from scorekeeper.game import Event, Game, GameState, Outcome, load_game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
+from scorekeeper.game.photos import RollPhoto, roll_photo, turn_photos
 from scorekeeper.rules import FarkleError, describe_rules
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import coach_for, fairness_line, stats_rows
@@ -65,6 +66,9 @@ class SheetTurn:
     """Every player's score after this turn, in seat order: the running totals."""
     entered_notes: tuple[str, ...] = ()
     """What each entry of :attr:`entered` was for, as the player said ("three 1s"; "" if nothing)."""
+    photos: tuple[RollPhoto | None, ...] = ()
+    """The picture of each roll of :attr:`rolls`, checked (None: a typed roll, or none kept);
+    empty when the sheet shows no pictures."""
 
     def entries(self) -> tuple[str, ...]:
         """Each entry in words: ``"three 1s (1,000)"``, or ``"1,000 entered"`` when nothing was said."""
@@ -102,6 +106,8 @@ class ScoreSheet:
     """The table statistics, one row per player under :data:`STATS_HEADER`."""
     fairness: str = ""
     """Whether the dice read look fair, with the face counts, in one line."""
+    with_photos: bool = False
+    """Whether the sheet shows the rolls' pictures (a column of them, where any roll kept one)."""
 
     @property
     def over(self) -> bool:
@@ -117,9 +123,11 @@ def _in_progress(state: GameState) -> str:
     return f"{player.name} is playing: {turn.total:,} this turn{roll}"
 
 
-def score_sheet(events: Sequence[Event], exported_at: str | None = None) -> ScoreSheet:
-    """The score sheet of the game these events make."""
+def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal: Path | None = None) -> ScoreSheet:
+    """The score sheet of the game these events make; with the pictures of its rolls kept beside
+    ``journal`` (each checked: a missing or damaged one is said so), or none when it is None."""
     state = Game.from_events(events).state
+    photos = turn_photos(events) if journal is not None else []
     names = tuple(player.name for player in state.players)
     running = [0] * len(names)
     counts = [0] * len(names)
@@ -145,6 +153,9 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None) -> Scor
                 penalty=record.penalty,
                 totals=tuple(running),
                 entered_notes=record.entered_notes,
+                photos=tuple(roll_photo(journal, name) if name is not None else None for name in photos[number - 1])
+                if journal is not None
+                else (),
             )
         )
     return ScoreSheet(
@@ -161,6 +172,7 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None) -> Scor
         exported_at=exported_at or datetime.now().astimezone().isoformat(timespec="seconds"),
         statistics=tuple(stats_rows(events, coach_for(events))),
         fairness=fairness_line(events),
+        with_photos=any(photo is not None for turn in turns for photo in turn.photos),
     )
 
 

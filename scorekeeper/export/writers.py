@@ -12,8 +12,9 @@ from datetime import datetime
 from collections.abc import Sequence
 from pathlib import Path
 
-from scorekeeper.export.sheet import ScoreSheet, score_sheet
+from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
+from scorekeeper.game.photos import RollPhoto
 from scorekeeper.game.save import game_file_kind, write_atomically
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
@@ -23,7 +24,13 @@ FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
 
 TURN_COLUMNS = ("turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points", "penalty")
-"""The CSV columns of each turn, followed by one running-total column per player."""
+"""The CSV columns of each turn, followed (where the sheet shows the rolls' pictures) by a
+``pictures`` column naming each roll's file, then one running-total column per player: the fixed
+columns and the totals (the last columns) stay where they are either way."""
+THUMBNAIL = (80, 200, 20)
+"""Width of a roll's picture on the HTML (and PDF) sheet, pixels: at most the second number, less
+the third for each player (a running-total column each), at least the first, so an A4 page holds
+the line."""
 
 
 class ExportError(FarkleError):
@@ -52,7 +59,8 @@ def csv_text(sheet: ScoreSheet) -> str:
     if sheet.in_progress:
         writer.writerow(["in progress", sheet.in_progress])
     writer.writerow([])
-    writer.writerow([*TURN_COLUMNS, *(f"total {name}" for name in sheet.players)])
+    pictures = ["pictures"] if sheet.with_photos else []
+    writer.writerow([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
     for turn in sheet.turns:
         writer.writerow(
             [
@@ -65,6 +73,7 @@ def csv_text(sheet: ScoreSheet) -> str:
                 turn.outcome,
                 turn.points,
                 turn.penalty,
+                *([" / ".join(_photo_text(photo) for photo in turn.photos)] if sheet.with_photos else []),
                 *turn.totals,
             ]
         )
@@ -83,6 +92,13 @@ def csv_text(sheet: ScoreSheet) -> str:
     for line in sheet.rules[1:]:
         writer.writerow([line])
     return out.getvalue()
+
+
+def _photo_text(photo: RollPhoto | None) -> str:
+    """A roll's picture in the CSV: its file, what is wrong with it, or "-" for a roll with none."""
+    if photo is None:
+        return "-"
+    return str(photo.path) if photo.shown else photo.note()
 
 
 def readable_time(iso: str) -> str:
@@ -106,24 +122,43 @@ def _cell(text: object, tag: str = "td", align: str = "") -> str:
     return f"<{tag}{attribute}>{html.escape(str(text))}</{tag}>"
 
 
-def _unbroken(text: str) -> str:
-    """``text`` with no-break spaces: a roll stays on one line of the sheet, breaking only between rolls.
+def thumbnail_width(players: int) -> int:
+    """How wide a roll's picture is drawn on a sheet of ``players`` players, pixels.
 
-    >>> _unbroken("1 1 5")
-    '1\xa01\xa05'
+    >>> thumbnail_width(2), thumbnail_width(3), thumbnail_width(8)
+    (160, 140, 80)
     """
-    return text.replace(" ", "\u00a0")
+    least, most, per_player = THUMBNAIL
+    return max(least, most - per_player * players)
 
 
-def html_text(sheet: ScoreSheet) -> str:
-    """The sheet as a self-contained HTML page (also what the PDF prints)."""
+def _photo_cells(turn: SheetTurn, width: int) -> str:
+    """The pictures of a turn's rolls: thumbnails opening the picture, or what is wrong with it."""
+    shown = []
+    for number, (roll, photo) in enumerate(zip(turn.rolls, turn.photos), start=1):
+        if photo is None:
+            continue
+        if photo.shown:
+            uri = html.escape(photo.path.resolve().as_uri())
+            title = html.escape(f"turn {turn.number}, roll {number}: {roll}")
+            shown.append(f'<a href="{uri}"><img src="{uri}" width="{width}" alt="{title}" title="{title}"></a>')
+        else:
+            shown.append(f'<span class="missing">roll {number}: {html.escape(photo.note())}</span>')
+    return f"<td>{'<br>'.join(shown)}</td>"
+
+
+def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
+    """The sheet as an HTML page (also what the PDF prints): self-contained but for the rolls' pictures,
+    which it shows from where the game keeps them, ``picture_width`` pixels wide (default: the
+    :func:`thumbnail_width` for the number of players)."""
     e = html.escape
+    width = picture_width or thumbnail_width(len(sheet.players))
     result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
     parts = [
         "<!DOCTYPE html>",
         '<html><head><meta charset="utf-8"><title>Farkle score sheet</title>',
         "<style>body{font-family:sans-serif} table{border-collapse:collapse} "
-        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .turns th{white-space:nowrap} .farkle{color:#b00}</style>",
+        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .turns th, .turns td{white-space:nowrap} .turns td.wraps{white-space:normal} .farkle{color:#b00} .missing{color:#b00;font-size:small}</style>",
         "</head><body>",
         "<h1>Farkle score sheet</h1>",
         f"<p>Started {e(readable_time(sheet.started_at))}; exported {e(readable_time(sheet.exported_at))}.<br>",
@@ -139,19 +174,21 @@ def html_text(sheet: ScoreSheet) -> str:
         mark = " (winner)" if name in sheet.winners else ""
         parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
     parts.append("</table><h2>Turns</h2>")
-    parts.append('<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"><tr>')
-    parts += [_cell(h, "th") for h in ("#", "Player", "Rolls", "Kept", "Outcome", "Points", "Penalty")]
+    parts.append('<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"><thead><tr>')
+    columns = ("#", "Player", "Rolls", *(("Pictures",) if sheet.with_photos else ()), "Kept", "Outcome", "Points", "Penalty")
+    parts += [_cell(h, "th") for h in columns]
     parts += [_cell(name, "th") for name in sheet.players]
-    parts.append("</tr>")
+    parts.append("</tr></thead>")
     for turn in sheet.turns:
         kept = list(turn.kept) + list(turn.entries())
-        outcome = f'<td class="farkle">{e(turn.outcome)}</td>' if turn.farkle else _cell(turn.outcome)
+        outcome = f'<td class="wraps{" farkle" if turn.farkle else ""}">{e(turn.outcome)}</td>'
         parts.append(
             "<tr>"
             + _cell(turn.number)
             + _cell(turn.player)
-            + _cell(" / ".join(_unbroken(roll) for roll in turn.rolls))
-            + _cell(" / ".join(kept))
+            + f"<td>{'<br>'.join(e(roll) for roll in turn.rolls)}</td>"
+            + (_photo_cells(turn, width) if sheet.with_photos else "")
+            + f"<td>{'<br>'.join(e(keep) for keep in kept)}</td>"
             + outcome
             + _cell(f"{turn.points:,}", align="right")
             + _cell(f"{turn.penalty:,}" if turn.penalty else "", align="right")
@@ -188,11 +225,12 @@ def _write(path: str | Path, text: str) -> None:
         raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
 
 
-def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | None = None) -> None:
-    """Write the game's score sheet as CSV."""
-    _write(path, csv_text(score_sheet(events, exported_at)))
+def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
+    """Write the game's score sheet as CSV; naming each roll's picture kept beside ``journal``, if given."""
+    _write(path, csv_text(score_sheet(events, exported_at, journal)))
 
 
-def export_html(events: Sequence[Event], path: str | Path, exported_at: str | None = None) -> None:
-    """Write the game's score sheet as an HTML page."""
-    _write(path, html_text(score_sheet(events, exported_at)))
+def export_html(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
+    """Write the game's score sheet as an HTML page; with each roll's picture kept beside ``journal``,
+    if given, as a thumbnail that opens it."""
+    _write(path, html_text(score_sheet(events, exported_at, journal)))

@@ -50,6 +50,9 @@ class DiceRolled:
     """The faces rolled."""
     source: str = "typed"
     """Where the roll came from: "typed" or "camera"."""
+    photo: str | None = None
+    """SHA-256 (hex) of the picture of the roll as the camera read it, kept beside the journal
+    (:mod:`scorekeeper.game.photos`); None for a typed roll or when no pictures are kept."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,9 @@ class DieCorrected:
     """File name of the tapped die's picture kept for training in the corrections folder, if one
     was: whether this step is in force (or undone) decides whether the reader learns from it, in
     this session or in a resumed one."""
+    photo: str | None = None
+    """SHA-256 (hex) of the picture of the whole roll with this correction made (and marked), kept
+    beside the journal like :attr:`DiceRolled.photo`; None when the tap kept none."""
 
 
 def face_from_str(text: str) -> int | None:
@@ -157,10 +163,14 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         data["name"] = event.name
     elif isinstance(event, DiceRolled):
         data.update(dice=list(event.dice.values), source=event.source)
+        if event.photo is not None:
+            data["photo"] = event.photo
     elif isinstance(event, DieCorrected):
         data.update(was=event.was, now=event.now)
         if event.picture is not None:
             data["picture"] = event.picture
+        if event.photo is not None:
+            data["photo"] = event.photo
     elif isinstance(event, Kept):
         data["dice"] = list(event.dice.values)
     elif isinstance(event, PointsEntered):
@@ -189,6 +199,22 @@ def _picture(data: dict[str, Any]) -> str | None:
     return value
 
 
+def _photo(data: dict[str, Any]) -> str | None:
+    value = data.get("photo")
+    if value is not None and not (isinstance(value, str) and is_photo_name(value)):
+        raise EventFormatError(f"event {quote(data)}: field 'photo' must be a picture's SHA-256 (64 hex digits) or absent")
+    return value
+
+
+def is_photo_name(text: str) -> bool:
+    """Whether ``text`` names a roll's picture: its SHA-256 as 64 lower-case hex digits.
+
+    >>> is_photo_name("0" * 64), is_photo_name("../x.jpg")
+    (True, False)
+    """
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
 def event_from_dict(data: Any) -> Event:
     """Read an event back; :class:`EventFormatError` if it is not one."""
     if not isinstance(data, dict) or data.get("type") not in EVENT_TYPES:
@@ -202,9 +228,9 @@ def event_from_dict(data: Any) -> Event:
         if kind == PlayerAdded.TYPE:
             return PlayerAdded(_field(data, "name", str))
         if kind == DiceRolled.TYPE:
-            return DiceRolled(Dice(_field(data, "dice", list)), str(data.get("source", "typed")))
+            return DiceRolled(Dice(_field(data, "dice", list)), str(data.get("source", "typed")), _photo(data))
         if kind == DieCorrected.TYPE:
-            return DieCorrected(_face(data, "was"), _face(data, "now"), _picture(data))
+            return DieCorrected(_face(data, "was"), _face(data, "now"), _picture(data), _photo(data))
         if kind == Kept.TYPE:
             return Kept(Dice(_field(data, "dice", list)))
         if kind == PointsEntered.TYPE:

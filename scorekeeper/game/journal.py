@@ -121,8 +121,8 @@ def _line(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make a new or renamed file's name itself durable."""
+def sync_folder(folder: Path) -> None:
+    """Make a new or renamed file's name itself durable (where the system allows)."""
     try:
         handle = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -156,7 +156,7 @@ class Journal:
             raise JournalError(f"{path}: cannot start a journal: {exc.strerror or exc}") from None
         journal = cls(path, handle)
         journal._append(_line({"format": FORMAT, "version": VERSION}))
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
         return journal
 
     @classmethod
@@ -379,7 +379,7 @@ def open_journal(path: str | Path) -> Recovered:
         except OSError as exc:
             fresh.unlink(missing_ok=True)
             raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
-        _sync_folder(path.parent)
+        sync_folder(path.parent)
         damage = JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
     journal = Journal.append_to(path)
     game = Game.from_events(contents.events, sink=journal.write)
@@ -402,7 +402,7 @@ def finish_interrupted(folder: Path) -> None:
                 os.replace(fresh, journal)
         except OSError:
             continue
-    _sync_folder(folder)
+    sync_folder(folder)
 
 
 def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:

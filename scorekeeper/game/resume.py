@@ -20,6 +20,7 @@ from pathlib import Path
 
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import read_journal, unfinished_games
+from scorekeeper.game.photos import tidy_photo_folders
 from scorekeeper.rules import FarkleError
 
 
@@ -73,5 +74,8 @@ def summarise(path: Path) -> UnfinishedGame:
 
 
 def unfinished_summaries(home: Path) -> list[UnfinishedGame]:
-    """Every unfinished game of ``home``'s games folder, the one played last first."""
-    return [summarise(path) for path in unfinished_games(home)]
+    """Every unfinished game of ``home``'s games folder, the one played last first (the folder is
+    tidied first: see :func:`unfinished_games`, and picture folders whose game is gone are removed)."""
+    found = unfinished_games(home)
+    tidy_photo_folders(home)
+    return [summarise(path) for path in found]

@@ -13,16 +13,12 @@ LastRoll(player='Bob', dice=(2, 3, 4, 5, 6, 6), picture=None)
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.game import DiceRolled, Event, Game, GameState, describe_turn
+from scorekeeper.game import Event, Game, GameState, describe_turn
 from scorekeeper.game.describe import game_over, last_lap
-from scorekeeper.game.journal import effective_actions
-
-PICTURE_NAME = re.compile(r"[0-9a-f]{64}")
-"""How the journal names a roll's picture: the SHA-256 of the JPEG, in lower-case hex."""
+from scorekeeper.game.photos import last_roll_photo_name
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,8 @@ class LastRoll:
     dice: tuple[int, ...]
     """The faces, sorted."""
     picture: str | None
-    """The SHA-256 name of the roll's picture where the journal names one (see :func:`roll_picture`)."""
+    """The SHA-256 name of the roll's picture where the journal names one (see
+    :func:`~scorekeeper.game.photos.last_roll_photo_name`)."""
 
 
 @dataclass(frozen=True)
@@ -81,17 +78,6 @@ class Board:
     """Points needed in one turn to get on the board (0: none)."""
 
 
-def roll_picture(roll: DiceRolled) -> str | None:
-    """The picture the journal names for ``roll``, or None.
-
-    Kept pictures of rolls are issue 44's part 1, which names each one on its roll as ``picture``
-    (the SHA-256 of the file); rolls from a journal without them have none. A name that is not a
-    SHA-256 is ignored, so the page never asks for any other file.
-    """
-    name = getattr(roll, "picture", None)
-    return name if isinstance(name, str) and PICTURE_NAME.fullmatch(name) else None
-
-
 def _last_roll(state: GameState, events: Sequence[Event]) -> LastRoll | None:
     if state.turn is not None and state.turn.rolls:
         seat, dice = state.turn.player, state.turn.rolls[-1]
@@ -99,9 +85,7 @@ def _last_roll(state: GameState, events: Sequence[Event]) -> LastRoll | None:
         seat, dice = state.history[-1].player, state.history[-1].rolls[-1]
     else:
         return None
-    rolled = [action for action in effective_actions(events) if isinstance(action, DiceRolled)]
-    picture = roll_picture(rolled[-1]) if rolled else None
-    return LastRoll(state.players[seat].name, dice.values, picture)
+    return LastRoll(state.players[seat].name, dice.values, last_roll_photo_name(events))
 
 
 def board_of(events: Sequence[Event]) -> Board:

@@ -23,7 +23,8 @@ from pathlib import Path
 from aiohttp import web
 
 from scorekeeper.rules import FarkleError
-from scorekeeper.serve.board import PICTURE_NAME, Board
+from scorekeeper.game.photos import roll_photo
+from scorekeeper.serve.board import Board
 from scorekeeper.serve.follow import GameFollower
 from scorekeeper.serve.page import assets, board_html, page_html
 
@@ -51,11 +52,6 @@ SECURITY_HEADERS = {
 
 class ServeError(FarkleError):
     """The scoreboard server cannot start (the address cannot be bound, say)."""
-
-
-def picture_path(game_file: Path, name: str) -> Path:
-    """Where the picture of a roll named ``name`` is kept: in the game's folder, beside its journal."""
-    return game_file.parent / f"{name}.jpg"
 
 
 def sse_message(board: Board, number: int) -> bytes:
@@ -217,11 +213,14 @@ class ScoreServer:
         name = request.match_info["name"]
         board = self.follower.board
         roll = board.last_roll if board is not None else None
-        if roll is None or roll.picture != name or not PICTURE_NAME.fullmatch(name):
+        if roll is None or roll.picture != name:
             return _not_found()
+        photo = roll_photo(self.follower.path, name)
         try:
-            body = picture_path(self.follower.path, name).read_bytes()
+            body = photo.path.read_bytes() if photo.shown else None
         except OSError:
+            body = None
+        if body is None:
             return _not_found()
         return web.Response(body=body, content_type="image/jpeg")
 

@@ -18,8 +18,8 @@ are flagged and the roll waits until each is confirmed or corrected by a tap.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -30,6 +30,7 @@ from scorekeeper.game import Action, DiceRolled, DieCorrected, Game, GameState, 
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, FarkleError, GameKind, IllegalRoll, score_roll
 from scorekeeper.table.pictures import TapPictures
+from scorekeeper.table.roll_pictures import WHOLE_FRAME, draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.corrections import Box
 from scorekeeper.vision.detections import Detections
 
@@ -67,11 +68,12 @@ class Play(Protocol):
 
 
 class PlainPlay:
-    """A game with no window and no journal: steps the game refuses are reported to ``refused``."""
+    """A game with no window: steps the game refuses are reported to ``refused``. With a
+    ``journal`` (the game's sink writes to it), the rolls taken keep their pictures beside it."""
 
-    def __init__(self, game: Game, refused: Callable[[str], None] = log.warning) -> None:
+    def __init__(self, game: Game, refused: Callable[[str], None] = log.warning, journal: Journal | None = None) -> None:
         self.game: Game | None = game
-        self.journal: Journal | None = None
+        self.journal: Journal | None = journal
         self.refused = refused
 
     def take(self, action: Action) -> bool:
@@ -153,6 +155,12 @@ class DiceOnTable:
             return Detections.empty()
         return Detections(np.array(self.boxes, np.float32), np.array(self.values), np.ones(len(self.values), np.float32))
 
+    def after(self, box: Box, face: int | None) -> DiceOnTable:
+        """A copy of these dice with the die at ``box`` showing ``face`` (see :meth:`set_die`)."""
+        copy = replace(self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), corrections=[])
+        copy.set_die(box, face)
+        return copy
+
     def set_die(self, box: Box, face: int | None) -> None:
         """Make the die at ``box`` show ``face``; None: no die there (not a die, or a missed die undone)."""
         if box in self.boxes:
@@ -209,6 +217,10 @@ class TableSession:
         self.die_size = die_size
         """A die's edge in frame pixels, from calibration (0: not measured): a missed die tapped in gets a box this big."""
         self.pictures = TapPictures(corrections)
+        self.keep_photos = True
+        """Whether each roll taken (and each tap correcting it) keeps a picture beside the journal."""
+        self.area: Sequence[tuple[float, float]] = WHOLE_FRAME
+        """The rolling area's corners (fractions of the frame), from calibration: what a roll's picture shows."""
         self.on_change: Callable[[], None] = lambda: None
         self.on_expect: Callable[[int | None], None] = lambda count: None
         self.pending: DiceOnTable | None = None
@@ -358,12 +370,28 @@ class TableSession:
                 f"{' '.join(map(str, kept)) or 'none'}: is the right die out of the rolling area?"
             )
 
+    def photo(self, dice: DiceOnTable) -> str | None:
+        """Keep the picture of ``dice`` as they stand beside the game's journal; its name (SHA-256),
+        or None when no pictures are kept (switched off, no journal, or the disk refused: the roll
+        goes on without one, and the log says why)."""
+        journal = self.play.journal
+        if not self.keep_photos or journal is None:
+            return None
+        try:
+            image = draw_roll(dice.frame, dice.boxes, dice.values, dice.read_boxes, dice.read, self.area)
+            return write_photo(journal.path, encode_jpeg(image))
+        except OSError as exc:
+            log.warning("the roll's picture was not kept: %s", exc)
+            return None
+
     def _take_roll(self, dice: DiceOnTable) -> None:
         self.pending = None
-        if not self.play.take(DiceRolled(Dice(dice.read), "camera")):
+        as_read = DiceOnTable(dice.frame, list(dice.read_boxes), list(dice.read), [False] * len(dice.read), dice.read, dice.read_boxes)
+        if not self.play.take(DiceRolled(Dice(dice.read), "camera", self.photo(as_read))):
             return
         for was, now, box, picture in dice.corrections:
-            step = DieCorrected(was, now, picture.name if picture is not None else None)
+            as_read = as_read.after(box, now)
+            step = DieCorrected(was, now, picture.name if picture is not None else None, self.photo(as_read))
             if not self.play.take(step):
                 break
             self.pictures.follow(self.play.game, step, dice, box)
@@ -436,7 +464,7 @@ class TableSession:
     def _tap(self, dice: DiceOnTable, box: Box, was: int | None, face: int | None) -> bool:
         """Correct the roll taken; the dice drawn follow once the game has the correction."""
         picture = self.pictures.keep(dice.frame, box, was, face)
-        step = DieCorrected(was, face, picture.name if picture is not None else None)
+        step = DieCorrected(was, face, picture.name if picture is not None else None, self.photo(dice.after(box, face)))
         self._tapping = True
         try:
             if not self.play.take(step):

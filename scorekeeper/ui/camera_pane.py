@@ -114,6 +114,8 @@ class CameraPane(QWidget):
         self.session = TableSession(
             controller, controller.home / "corrections", die_size=self.profile.die_size, on_change=self.redraw, on_expect=self.expect
         )
+        self.session.area = self.profile.area
+        self.session.keep_photos = options.keep_photos
         controller.changed.connect(self.session.game_changed)
         self.redraw()
         if autostart:
@@ -209,6 +211,7 @@ class CameraPane(QWidget):
         self.profile = profile
         self.profile_name = str(self.controller.home / LAST_PROFILE)
         self.session.die_size = profile.die_size
+        self.session.area = profile.area
         self.view.area = profile.area
         self.start()
 

@@ -8,6 +8,7 @@ and the journal appends the new log, never rewriting what it holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -73,7 +74,7 @@ def parse_step(line: str) -> Action:
     """One line of the turn editor as a step.
 
     >>> parse_step("correct - 5")
-    DieCorrected(was=None, now=5, picture=None)
+    DieCorrected(was=None, now=5, picture=None, photo=None)
     """
     words = line.split()
     kind, rest = words[0].lower(), words[1:]
@@ -149,21 +150,29 @@ class HistoryModel(QAbstractTableModel):
 
 
 def carry_pictures(before: Sequence[Action], after: Sequence[Action]) -> list[Action]:
-    """``after`` with each correction naming the training picture of a correction with the same
-    faces ``before`` (each used once, in order): the text shows no picture, and a tap the edit
-    leaves as it was must stay the tap it was, withdrawn from training if it is ever undone.
+    """``after`` with each roll and correction keeping the pictures of the same step ``before`` (a roll
+    of the same dice, a correction with the same faces; each used once, in order): the text shows no
+    picture, and a step the edit leaves as it was must stay the step it was: a tap keeps its training
+    picture (withdrawn if it is ever undone), a roll the camera took keeps its picture on the sheet.
 
-    >>> before = [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5, "tap.png")]
-    >>> carry_pictures(before, [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5), DieCorrected(3, 5)])[1:]
-    [DieCorrected(was=3, now=5, picture='tap.png'), DieCorrected(was=3, now=5, picture=None)]
+    >>> before = [DiceRolled(Dice.from_str("2 3 4"), "camera", "a" * 64), DieCorrected(3, 5, "tap.png")]
+    >>> after = carry_pictures(before, [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5), DieCorrected(3, 5)])
+    >>> after[0].photo == "a" * 64, [(step.picture, step.photo) for step in after[1:]]
+    (True, [('tap.png', None), (None, None)])
     """
-    named = [a for a in before if isinstance(a, DieCorrected) and a.picture is not None]
+    left = [a for a in before if isinstance(a, (DiceRolled, DieCorrected))]
     out: list[Action] = []
     for action in after:
-        if isinstance(action, DieCorrected) and action.picture is None:
-            same = next((i for i, a in enumerate(named) if (a.was, a.now) == (action.was, action.now)), None)
-            if same is not None:
-                action = DieCorrected(action.was, action.now, named.pop(same).picture)
+        if isinstance(action, DiceRolled):
+            roll = next((a for a in left if isinstance(a, DiceRolled) and a.dice == action.dice), None)
+            if roll is not None:
+                left.remove(roll)
+                action = replace(action, source=roll.source, photo=roll.photo)
+        elif isinstance(action, DieCorrected):
+            tap = next((a for a in left if isinstance(a, DieCorrected) and (a.was, a.now) == (action.was, action.now)), None)
+            if tap is not None:
+                left.remove(tap)
+                action = replace(action, picture=tap.picture, photo=tap.photo)
         out.append(action)
     return out
 

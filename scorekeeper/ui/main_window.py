@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.export import FORMATS, export_csv, export_html
+from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
 from scorekeeper.serve import BackgroundServer, lan_address
+from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
@@ -43,6 +45,7 @@ from scorekeeper.ui.phone_dialog import PhoneDialog
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
+from scorekeeper.ui.table_mode import TableModeView
 from scorekeeper.ui.turn_panel import TurnPanel, big
 
 if TYPE_CHECKING:
@@ -74,6 +77,9 @@ class WindowOptions:
     """A calibration profile to use instead of the last one saved."""
     phones_host: str | None = None
     """The address the scoreboard for the phones listens on; None: this machine's LAN address."""
+    keep_photos: bool = True
+    """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
+    setting can switch them off as well)."""
 
 
 class MainWindow(QMainWindow):
@@ -89,7 +95,8 @@ class MainWindow(QMainWindow):
         """``reader`` and ``opener`` replace the ONNX reader and the frame sources (tests)."""
         super().__init__()
         self.controller = controller
-        self.options = options
+        self.settings, settings_problem = load_settings(controller.home)
+        self.options = replace(options, keep_photos=options.keep_photos and self.settings.keep_photos)
         self._reader = reader
         self._opener = opener
         self.setWindowTitle("scorekeeper: Farkle")
@@ -120,7 +127,14 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.setCentralWidget(self.splitter)
+        self.table_view = TableModeView(controller, self._table_command)
+        self.turn_panel.entry.textChanged.connect(self.table_view.show_typed)
+        self.turn_panel.said.connect(self.table_view.message.setText)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.table_view)
+        self.setCentralWidget(self.pages)
+        self._before_table_mode: tuple[QByteArray, QByteArray, list[QDockWidget]] | None = None
         dock = QDockWidget("History: every turn (double-click to correct one)", self)
         dock.setObjectName("history")
         dock.setWidget(self.history)
@@ -135,6 +149,8 @@ class MainWindow(QMainWindow):
         controller.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.resize(1400, 900)
         self.refresh()
+        if settings_problem:
+            self.statusBar().showMessage(settings_problem, 15000)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
@@ -215,9 +231,21 @@ class MainWindow(QMainWindow):
         export = game.addMenu("&Export score sheet")
         for kind in FORMATS:
             self._action(export, f"as {kind.upper()}...", partial(self.choose_export, kind))
+        self.keep_photos_action = self._action(game, "&Keep a picture of each roll", self.toggle_photos)
+        self.keep_photos_action.setCheckable(True)
+        self.keep_photos_action.setChecked(self.options.keep_photos)
+        self.keep_photos_action.setEnabled(hasattr(self.camera, "session"))
         game.addSeparator()
         self._action(game, "&Quit", self.close, QKeySequence.StandardKey.Quit)
         view = self.menuBar().addMenu("&View")
+        self.table_mode_action = self._action(view, "&Table mode (big scoreboard, full screen)", self.toggle_table_mode, "F11")
+        self.table_mode_action.setCheckable(True)
+        self.addAction(self.table_mode_action)
+        self.leave_table_mode_action = QAction("Leave table mode", self)
+        self.leave_table_mode_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_table_mode_action.setEnabled(False)
+        self.leave_table_mode_action.triggered.connect(lambda _=False: self.set_table_mode(False))
+        self.addAction(self.leave_table_mode_action)
         self._action(view, "&Rules in force", self.show_rules, "Ctrl+R")
         view.addAction(self.history_dock.toggleViewAction())
         if hasattr(self, "stats_dock"):
@@ -238,6 +266,69 @@ class MainWindow(QMainWindow):
         action.triggered.connect(lambda _=False: slot())
         menu.addAction(action)
         return action
+
+    def toggle_photos(self) -> None:
+        """Game > Keep a picture of each roll: from the next roll on, and at every later start."""
+        keep = self.keep_photos_action.isChecked()
+        session = getattr(self.camera, "session", None)
+        if session is not None:
+            session.keep_photos = keep
+        self.settings = Settings(keep_photos=keep)
+        try:
+            save_settings(self.controller.home, self.settings)
+        except OSError as exc:
+            self.statusBar().showMessage(f"The setting holds until the window closes; it could not be saved: {exc}", 8000)
+            return
+        self.statusBar().showMessage("Each roll taken keeps its picture." if keep else "Rolls keep no pictures from now on.", 8000)
+
+    @property
+    def table_mode(self) -> bool:
+        """Whether table mode is on: the big scoreboard filling the screen."""
+        return self.pages.currentWidget() is self.table_view
+
+    def toggle_table_mode(self) -> None:
+        """View > Table mode (F11): on, or back to the usual window."""
+        self.set_table_mode(not self.table_mode)
+
+    def set_table_mode(self, on: bool) -> None:
+        """Table mode on: full screen, the docks and menus out of the way, the camera pane moved in
+        small (taps on it still correct the dice); off: the window as it was."""
+        self.table_mode_action.setChecked(on)
+        self.leave_table_mode_action.setEnabled(on)
+        if on == self.table_mode:
+            return
+        if on:
+            docks = [dock for dock in self.findChildren(QDockWidget) if dock.isVisible()]
+            self._before_table_mode = (self.saveGeometry(), self.splitter.saveState(), docks)
+            for dock in docks:
+                dock.hide()
+            self.menuBar().hide()
+            self.statusBar().hide()
+            self.table_view.hold_camera(self.camera)
+            self.pages.setCurrentWidget(self.table_view)
+            self.setGeometry(self.screen().geometry())  # where no window manager makes it full screen
+            self.showFullScreen()
+            self.table_view.refresh()
+            return
+        geometry, sizes, docks = self._before_table_mode or (QByteArray(), QByteArray(), [])
+        self.table_view.release_camera()
+        self.splitter.insertWidget(0, self.camera)
+        self.pages.setCurrentWidget(self.splitter)
+        self.menuBar().show()
+        self.statusBar().show()
+        for dock in docks:
+            dock.show()
+        self.showNormal()
+        self.restoreGeometry(geometry)
+        self.splitter.restoreState(sizes)
+        self.refresh()
+
+    def _table_command(self, step: str) -> None:
+        """A button of table mode: leave it, or a step of the turn as its key would take it."""
+        if step == "leave":
+            self.set_table_mode(False)
+        else:
+            self.turn_panel.command(step)
 
     def refresh(self) -> None:
         if self.phones is not None and self.controller.journal is not None:
@@ -292,11 +383,31 @@ class MainWindow(QMainWindow):
         chosen = dialog.chosen()
         if dialog.choice is ResumeChoice.RESUME and chosen is not None:
             self.resume(chosen)
+        elif dialog.choice is ResumeChoice.DELETE and chosen is not None:
+            answer = QMessageBox.question(
+                self, "Delete the game?", f"Delete the game in {chosen.name} with its roll pictures? This cannot be undone."
+            )
+            if answer == QMessageBox.StandardButton.Yes:
+                self.delete_game(chosen)
         elif dialog.choice is ResumeChoice.OTHER_FILE:
             folder = self.controller.home / "games"
             name, _ = QFileDialog.getOpenFileName(self, "Resume a game", str(folder), "Game journals (*.jsonl)")
             if name:
                 self.resume(Path(name))
+
+    def delete_game(self, path: Path) -> bool:
+        """Delete the game in ``path``, its journal and its roll pictures; never the game on screen."""
+        journal = self.controller.journal
+        if journal is not None and path.resolve() == journal.path.resolve():
+            self.statusBar().showMessage("That is the game on the table: start or resume another one before deleting it.", 8000)
+            return False
+        try:
+            delete_game(path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot delete the game", f"{path}: {exc.strerror or exc}")
+            return False
+        self.statusBar().showMessage(f"Deleted the game in {path.name} and its roll pictures.", 8000)
+        return True
 
     def resume(self, path: Path) -> None:
         try:
@@ -325,8 +436,9 @@ class MainWindow(QMainWindow):
     def export_sheet(self, path: Path, kind: str) -> bool:
         """Write the score sheet; says on screen where it went or why it could not."""
         writer = {"csv": export_csv, "html": export_html, "pdf": export_pdf}[kind]
+        journal = self.controller.journal
         try:
-            writer(self.controller.events, path)
+            writer(self.controller.events, path, journal=journal.path if journal is not None else None)
         except (FarkleError, OSError) as exc:
             QMessageBox.warning(self, "Export failed", str(exc))
             return False

@@ -23,6 +23,8 @@ class ResumeChoice(enum.Enum):
     """Start a new game; offer the unfinished ones again next time."""
     OTHER_FILE = "other file"
     """Pick a journal by its file (one set aside, or from elsewhere)."""
+    DELETE = "delete"
+    """Delete the chosen game, its journal and its roll pictures (once the players confirm)."""
     CANCEL = "cancel"
     """Close the offer and change nothing."""
 
@@ -57,7 +59,11 @@ class ResumeDialog(QDialog):
         extra = (
             [(ResumeChoice.SET_ASIDE, "New game, set this one aside"), (ResumeChoice.NEW_GAME, "New game, ask again next time")]
             if on_start
-            else [(ResumeChoice.OTHER_FILE, "Open another journal..."), (ResumeChoice.CANCEL, "Cancel")]
+            else [
+                (ResumeChoice.OTHER_FILE, "Open another journal..."),
+                (ResumeChoice.DELETE, "Delete this game..."),
+                (ResumeChoice.CANCEL, "Cancel"),
+            ]
         )
         for choice, text in extra:
             button = QPushButton(text)
@@ -65,7 +71,8 @@ class ResumeDialog(QDialog):
             buttons.addWidget(button)
             self.buttons[choice] = button
         self.resume_button.clicked.connect(lambda: self._choose(ResumeChoice.RESUME))
-        self.buttons.get(ResumeChoice.SET_ASIDE, self.resume_button).setEnabled(bool(self.games))
+        for choice in (ResumeChoice.SET_ASIDE, ResumeChoice.DELETE):
+            self.buttons.get(choice, self.resume_button).setEnabled(bool(self.games))
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.list)

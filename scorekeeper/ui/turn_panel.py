@@ -72,6 +72,8 @@ class TurnPanel(QWidget):
 
     keep_chosen = Signal(object)
     """A keep button was pressed (the :class:`KeepOption`)."""
+    said = Signal(str)
+    """The line under the turn changed (a refusal or a notice): its text, for table mode to show too."""
 
     def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -135,10 +137,12 @@ class TurnPanel(QWidget):
     def show_refusal(self, text: str) -> None:
         self.message.setStyleSheet("color: #b03a2e")
         self.message.setText(f"Not allowed: {text}")
+        self.said.emit(self.message.text())
 
     def show_notice(self, text: str) -> None:
         self.message.setStyleSheet("color: #1e5631")
         self.message.setText(text)
+        self.said.emit(text)
 
     def command(self, name: str) -> None:
         """A step from a button or a key: bank, farkle, undo or redo."""

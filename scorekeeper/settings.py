@@ -1,0 +1,54 @@
+"""The window's settings that outlive a session, kept as ``settings.json`` in the scorekeeper home folder.
+
+A file that cannot be read leaves every setting at its default and says why; saving replaces the
+file whole (:func:`~scorekeeper.game.save.write_atomically`).
+
+>>> import tempfile
+>>> home = Path(tempfile.mkdtemp())
+>>> load_settings(home)
+(Settings(keep_photos=True), '')
+>>> save_settings(home, Settings(keep_photos=False))
+>>> load_settings(home)[0].keep_photos
+False
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from scorekeeper.game.save import write_atomically
+
+FILE = "settings.json"
+"""The settings file's name in the home folder."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the players chose in the window, for every later start."""
+
+    keep_photos: bool = True
+    """Whether each roll the camera takes keeps a picture beside the game's journal."""
+
+
+def load_settings(home: Path) -> tuple[Settings, str]:
+    """The settings saved in ``home`` (the defaults where there are none), and what was wrong with
+    the file if it could not be used ("" if nothing)."""
+    path = home / FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Settings(), ""
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return Settings(), f"{path}: cannot be read ({exc}); the default settings are used"
+    keep = data.get("keep_photos", True) if isinstance(data, dict) else None
+    if not isinstance(keep, bool):
+        return Settings(), f"{path}: 'keep_photos' must be true or false; the default settings are used"
+    return Settings(keep_photos=keep), ""
+
+
+def save_settings(home: Path, settings: Settings) -> None:
+    """Save ``settings`` in ``home`` for the next start (raises OSError when the disk refuses)."""
+    home.mkdir(parents=True, exist_ok=True)
+    write_atomically(home / FILE, json.dumps(asdict(settings), indent=2) + "\n")
