@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
+from scorekeeper.game import Game, GameState, describe_turn, face_from_str, game_over, load_game, save_game
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 from scorekeeper.safe_input import is_plain_number, quote
 
@@ -84,12 +84,6 @@ def last_lap(state: GameState) -> str:
         names = " and ".join(state.players[seat].name for seat in leaders)
         text += f"; {names} now lead{'s' if len(leaders) == 1 else ''} with {state.players[leaders[0]].score:,}"
     return text + "."
-
-
-def game_over(state: GameState) -> str:
-    """The line that ends a game: who won."""
-    names = " and ".join(state.players[seat].name for seat in state.winners)
-    return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
 
 
 def _option_text(state: GameState, option: KeepOption, scored: RollScore) -> str:

@@ -156,10 +156,7 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
     except DecisionsError as exc:
         status = _fail(str(exc))
     state = game.state
-    if state.over:
-        names = " and ".join(state.players[seat].name for seat in state.winners)
-        print(f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!")
-    else:
+    if not state.over:
         print("The recording ended before the game did.")
     print("\n".join(scoreboard(state)))
     if args.sheet is not None:
