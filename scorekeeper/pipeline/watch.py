@@ -133,7 +133,7 @@ class Watcher:
         self.profile = profile or CalibrationProfile()
         base = settle or SettleParams()
         self.settler = Settler(
-            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.confidence)
+            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.stricter_line)
             if settle is None
             else base
         )
