@@ -30,13 +30,19 @@ class KnotReader(LabelReader):
         return Detections(np.concatenate([found.boxes, KNOT]), np.concatenate([found.values, [3]]), np.concatenate([found.confidences, [0.97]]))
 
 
-def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: QtBot, tmp_path: Path) -> None:
-    table = ScriptedTable(640, 480)
+def window_over(qtbot: QtBot, tmp_path: Path, table: ScriptedTable) -> MainWindow:
+    """The window on ``table``, read by a reader that takes its knot for a die."""
     window = MainWindow(
         GameController(tmp_path), WindowOptions(source="scripted"), reader=lambda: KnotReader(table), opener=lambda spec, profile: table  # type: ignore[arg-type, return-value]
     )
     qtbot.addWidget(window)
     window.show()
+    return window
+
+
+def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(640, 480)
+    window = window_over(qtbot, tmp_path, table)
     pane = window.camera
     qtbot.waitUntil(lambda: pane.latest is not None, timeout=10000)
     pane.calibrate()
@@ -58,11 +64,7 @@ def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: 
 
 def test_a_knot_that_lies_through_the_first_throw_is_no_die_of_it_without_a_calibration(qtbot: QtBot, tmp_path: Path) -> None:
     table = ScriptedTable(640, 480)
-    window = MainWindow(
-        GameController(tmp_path), WindowOptions(source="scripted"), reader=lambda: KnotReader(table), opener=lambda spec, profile: table  # type: ignore[arg-type, return-value]
-    )
-    qtbot.addWidget(window)
-    window.show()
+    window = window_over(qtbot, tmp_path, table)
     pane = window.camera
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
     qtbot.waitUntil(lambda: pane.capture is not None and pane.capture.worker.watcher is not None, timeout=10000)
