@@ -18,9 +18,9 @@ from scorekeeper.pipeline.demo import Choreography, render_scene
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.pipeline.sources import BaseSource, Frame
 from scorekeeper.pipeline.watch import Watcher
-from scorekeeper.vision.dataset import parse_yolo_labels
+from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
-from scorekeeper.vision.render import Scene, TableLook
+from scorekeeper.synthetic.render import Scene, TableLook
 from tests.pipeline_films import FilmReader
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "byler_d6"

@@ -15,7 +15,7 @@ from scorekeeper.pipeline.settling import EventKind, SettleParams
 from scorekeeper.pipeline.sources import VideoSource
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.render import TableLook
+from scorekeeper.synthetic.render import TableLook
 from conftest import shared_data_folder
 from tests.pipeline_films import FilmReader, write_video
 from tests.settle_clips import ClipSource, TruthReader, photo_table_clip
