@@ -273,10 +273,10 @@ SPECK = np.array([89, 321, 129, 361], np.float32)
 
 
 def photo_table_clip(seed: int) -> Clip:
-    """A game's first two throws on byler_d6's real table: the board without dice (the first
-    photo's dice painted out), where the reader takes its speck for a 1 in every frame it shows;
-    then the first photo's dice tumble in, rest, and are swept off under a hand, then the second
-    photo's dice the same way (each die the photo's own picture of it, moved)."""
+    """Two throws of six dice on byler_d6's real table: the board without dice (the first photo's
+    dice painted out), where a reader may take its speck for a 1 (the truth below does, in every
+    frame it shows); then the first photo's dice tumble in, rest, and are swept off under a hand,
+    then six of the second photo's the same way (each die the photo's own picture of it, moved)."""
     rng = np.random.default_rng(seed)
     image, first = photo(PHOTOS[0])
     height, width = image.shape[:2]
@@ -311,6 +311,7 @@ def photo_table_clip(seed: int) -> Clip:
     rolls = []
     for stem in PHOTOS:
         picture, labels = photo(stem)
+        labels = labels[np.arange(len(labels)) < 6]
         rolls.append(labels.roll())
         dice = []
         for box, value in zip(labels.boxes, labels.values):

@@ -327,9 +327,12 @@ class Watcher:
 
     def dice_on_table(self) -> int | None:
         """How many dice the reader is told are in view: those expected thrown and those last seen
-        set aside (kept dice may lie in view or not); None while nothing is expected."""
+        set aside (kept dice may lie in view or not), while a throw is under way (dice moving or
+        coming to rest); None while nothing is expected, and between throws, when the dice are
+        in the hand: told six then, a reader keeps its six likeliest finds on an empty table and
+        offers the table's own (a hole in a binder read as a 3 on byler_d6's board)."""
         thrown = self.thrown
-        if not thrown:
+        if not thrown or self.settler.state is not TableState.MOVING:
             return None
         return thrown + (len(self.latest.aside) if self.latest is not None else 0)
 
