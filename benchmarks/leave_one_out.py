@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scorekeeper.vision.assessment import table_outcomes
+from scorekeeper.evaluation.assessment import table_outcomes
 from scorekeeper.vision.reader import OnnxDiceReader
 
 REPO = Path(__file__).resolve().parent.parent

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.assessment import PHOTO_SIZES, resized
-from scorekeeper.vision.dataset import load_dataset, with_label_fixes
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.assessment import PHOTO_SIZES, resized
+from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import box_iou
 from scorekeeper.vision.reader import OnnxDiceReader
 

@@ -27,13 +27,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game import Game
-from scorekeeper.game.journal import Journal, new_journal_path
+from scorekeeper.game.controller import GameController
+from scorekeeper.game.journal import Journal
 from scorekeeper.game.photos import photos_folder
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll
-from scorekeeper.table import PlainPlay, TableSession
+from scorekeeper.table import TableSession
 from scorekeeper.table.roll_pictures import draw_roll, encode_jpeg
-from scorekeeper.vision.dataset import parse_yolo_labels
+from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
@@ -61,9 +62,11 @@ def play_game(home: Path, rolls: int, seed: int, players: tuple[str, ...] = PLAY
     seconds each roll taken with its picture took."""
     rng = np.random.default_rng(seed)
     scenes = scenes_by_count()
-    journal = Journal.create(new_journal_path(home))
-    game = Game.new(load_rules("retail"), players, sink=journal.write)
-    session = TableSession(PlainPlay(game, journal=journal), home / "corrections")
+    controller = GameController(home)
+    assert controller.start(load_rules("retail"), players)
+    game, journal = controller.game, controller.journal
+    assert game is not None and journal is not None
+    session = TableSession(controller, home / "corrections")
     timings: list[float] = []
     for _ in range(rolls):
         turn = game.state.turn

@@ -18,11 +18,11 @@ import statistics
 import time
 from pathlib import Path
 
-from scorekeeper.vision.assessment import machine_name
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.assessment import machine_name
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.reader import OnnxDiceReader
-from scorekeeper.vision.render import render
-from scorekeeper.vision.samples import sample_scenes
+from scorekeeper.synthetic.render import render
+from scorekeeper.evaluation.samples import sample_scenes
 
 DRAW_SEED = 271_828
 """Seeds ``DRAW_SEED + k`` give the k-th set of 36 scenes: not the samples' (``SAMPLES_SEED``), the

@@ -24,12 +24,12 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.dataset import load_dataset
+from scorekeeper.evaluation.dataset import load_dataset
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.evaluation import match
+from scorekeeper.evaluation.score import match
 from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader, default_model_dir
-from scorekeeper.vision.render import render
-from scorekeeper.vision.samples import sample_scenes
+from scorekeeper.synthetic.render import render
+from scorekeeper.evaluation.samples import sample_scenes
 
 CHOICE_SEED = 31_415
 """Seed of the scenes the threshold is chosen on (not the samples', training's or the model card's)."""

@@ -9,23 +9,26 @@ import cv2
 import numpy as np
 
 from scorekeeper.game import Event, Game
+from scorekeeper.game.controller import GameController
 from scorekeeper.game.journal import Journal, new_journal_path
 from scorekeeper.game.photos import photo_file
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll
-from scorekeeper.table import PlainPlay, TableSession
-from scorekeeper.vision.dataset import parse_yolo_labels
+from scorekeeper.table import TableSession
+from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 
 
-class JournalPlay(PlainPlay):
-    """A game written to a real journal, as the window's controller plays it (no Qt), noting for
-    each journal line that names a picture whether the picture was on disk as the line was written."""
+class JournalPlay(GameController):
+    """A game written to a real journal by the controller every table plays through (no Qt),
+    noting for each journal line that names a picture whether the picture was on disk as the line
+    was written."""
 
     def __init__(self, home: Path) -> None:
+        super().__init__(home)
         self.lines_naming: list[tuple[str, bool]] = []
-        journal = self.journal = Journal.create(new_journal_path(home))
-        super().__init__(Game.new(load_rules("retail"), ["Ann", "Bob"], sink=self.write), journal=journal)
+        self.journal = Journal.create(new_journal_path(home))
+        self.game = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=self.write)
 
     def write(self, event: Event) -> None:
         assert self.journal is not None

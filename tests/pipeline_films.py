@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from scorekeeper.pipeline.demo import render_scene
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.render import Scene
+from scorekeeper.synthetic.render import Scene
 
 
 def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Detections]:

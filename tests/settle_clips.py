@@ -18,9 +18,9 @@ from scorekeeper.pipeline.demo import Choreography, render_scene
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.pipeline.sources import BaseSource, Frame
 from scorekeeper.pipeline.watch import Watcher
-from scorekeeper.vision.dataset import parse_yolo_labels
+from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
-from scorekeeper.vision.render import Scene, TableLook
+from scorekeeper.synthetic.render import Scene, TableLook
 from tests.pipeline_films import FilmReader
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "byler_d6"
@@ -266,3 +266,65 @@ PHOTO_CLIPS = {
     "real photos, handheld, exposure steps": lambda: photo_clip(2, exposure=True),
     "real photos, handheld, a hand occluding the dice": lambda: photo_clip(3, frames=50, hand=True),
 }
+
+
+SPECK = np.array([89, 321, 129, 361], np.float32)
+"""Where byler_d6's white board shows a dark speck (at 109, 341), as a reader finding a 1 there boxes it."""
+
+
+def photo_table_clip(seed: int) -> Clip:
+    """Two throws of six dice on byler_d6's real table: the board without dice (the first photo's
+    dice painted out), where a reader may take its speck for a 1 (the truth below does, in every
+    frame it shows); then the first photo's dice tumble in, rest, and are swept off under a hand,
+    then six of the second photo's the same way (each die the photo's own picture of it, moved)."""
+    rng = np.random.default_rng(seed)
+    image, first = photo(PHOTOS[0])
+    height, width = image.shape[:2]
+    painted = np.zeros((height, width), np.uint8)
+    for x0, y0, x1, y1 in first.boxes.astype(int):
+        painted[max(0, y0 - 6) : y1 + 6, max(0, x0 - 6) : x1 + 6] = 255
+    board = np.asarray(cv2.inpaint(image, painted, 5, cv2.INPAINT_TELEA), np.uint8)
+    frames: list[NDArray[np.uint8]] = []
+    truth: list[Detections] = []
+
+    def film(dice: list[tuple[NDArray[np.uint8], NDArray[np.float32], int]], hand: float | None = None) -> None:
+        frame, boxes, values = board.copy(), [], []
+        for crop, box, value in dice:
+            x0, y0 = int(round(box[0])), int(round(box[1]))
+            frame[y0 : y0 + crop.shape[0], x0 : x0 + crop.shape[1]] = crop
+            boxes.append(box)
+            values.append(value)
+        boxes.append(SPECK)
+        values.append(1)
+        seen = np.ones(len(boxes), bool)
+        if hand is not None:
+            centre = (int(-120 + (width + 240) * hand), height // 2)
+            cv2.ellipse(frame, centre, (150, 95), 20, 0, 360, (125, 165, 215), -1)
+            cv2.ellipse(frame, centre, (150, 95), 20, 0, 360, (90, 120, 170), 6)
+            middle = (np.array(boxes)[:, :2] + np.array(boxes)[:, 2:]) / 2
+            seen = np.hypot((middle[:, 0] - centre[0]) / 150, (middle[:, 1] - centre[1]) / 95) > 1.1
+        frames.append(frame)
+        truth.append(Detections(np.array(boxes, np.float32)[seen], np.array(values)[seen], np.full(int(seen.sum()), 0.95, np.float32)))
+
+    for _ in range(25):
+        film([])  # the empty board before the first throw: only the speck
+    rolls = []
+    for stem in PHOTOS:
+        picture, labels = photo(stem)
+        labels = labels[np.arange(len(labels)) < 6]
+        rolls.append(labels.roll())
+        dice = []
+        for box, value in zip(labels.boxes, labels.values):
+            x0, y0, x1, y1 = box.astype(int)
+            dice.append((picture[y0:y1, x0:x1].copy(), np.array([x0, y0, x1, y1], np.float32), int(value)))
+        start = rng.uniform(-160, 160, (len(dice), 2))
+        for t in range(12):  # the dice tumble in and come to rest where the photo has them
+            u = (1 - (t + 1) / 12) ** 2
+            film([(crop, box + np.tile(start[i] * u, 2).astype(np.float32), value) for i, (crop, box, value) in enumerate(dice)])
+        for _ in range(40):
+            film(dice)
+        for t in range(12):  # a hand sweeps them off the board
+            film(dice if t < 6 else [], hand=t / 11)
+        for _ in range(25):
+            film([])
+    return Clip(frames, truth, rolls)

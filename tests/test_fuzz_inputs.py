@@ -185,7 +185,7 @@ def test_calibration_profiles(tmp_path: Path, data: st.DataObject) -> None:
 @FUZZ
 @given(data=st.data())
 def test_label_and_split_files(tmp_path: Path, data: st.DataObject) -> None:
-    from scorekeeper.vision.dataset import load_dataset
+    from scorekeeper.evaluation.dataset import load_dataset
 
     (tmp_path / "images").mkdir(exist_ok=True)
     (tmp_path / "labels").mkdir(exist_ok=True)

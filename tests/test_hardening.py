@@ -235,7 +235,7 @@ def test_play_save_writes_the_file_before_the_first_scoreboard_and_clears_killed
 
 def test_a_giant_image_is_refused_from_its_header_without_decoding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from scorekeeper.pipeline.sources import ImageFolderSource
-    from scorekeeper.vision.dataset import DatasetError, load_dataset
+    from scorekeeper.evaluation.dataset import DatasetError, load_dataset
     from scorekeeper.vision.images import ImageError, load_frame
 
     (tmp_path / "images").mkdir()
@@ -387,7 +387,7 @@ def test_the_coach_cache_keeps_a_bounded_number_of_policies(tmp_path: Path, monk
     ["2 nan 0.5 0.1 0.1", "2 0.5 inf 0.1 0.1", "2 -0.5 0.5 0.1 0.1", "2 0.5 0.5 -0.1 0.1", "2 0.5 0.5 0.1 1e400"],
 )
 def test_a_label_outside_the_image_names_its_file_and_line(tmp_path: Path, labels: str) -> None:
-    from scorekeeper.vision.dataset import DatasetError, load_dataset
+    from scorekeeper.evaluation.dataset import DatasetError, load_dataset
 
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()

@@ -14,7 +14,16 @@ PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 PURE = ("rules", "game")
 FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "cv2", "onnxruntime", "numpy", "torch")
 # The pure packages may lean on each other, never on the parts that see or show.
-IMPURE_SIBLINGS = ("scorekeeper.vision", "scorekeeper.ui", "scorekeeper.cli")
+IMPURE_SIBLINGS = (
+    "scorekeeper.vision",
+    "scorekeeper.synthetic",
+    "scorekeeper.evaluation",
+    "scorekeeper.training",
+    "scorekeeper.pipeline",
+    "scorekeeper.table",
+    "scorekeeper.ui",
+    "scorekeeper.cli",
+)
 
 
 def imported_modules(path: Path) -> list[str]:
@@ -97,14 +106,23 @@ def test_the_import_check_sees_through_functions(tmp_path: Path) -> None:
     assert module_level_imports(lazy) == ["os", "PySide6"]
 
 
+VIEWS = ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6")
+ABOVE_THE_READER = ("scorekeeper.pipeline", "scorekeeper.table") + VIEWS
+TOOLING = ("scorekeeper.synthetic", "scorekeeper.evaluation", "scorekeeper.training", "torch")
+
 LAYERS = {
-    "pipeline": ("scorekeeper.table", "scorekeeper.ui", "scorekeeper.cli", "PySide6"),
-    "table": ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6"),
-    "serve": ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6"),
+    "vision": ABOVE_THE_READER + TOOLING,
+    "synthetic": ABOVE_THE_READER + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
+    "evaluation": ABOVE_THE_READER + ("scorekeeper.training", "torch"),
+    "pipeline": ("scorekeeper.table",) + VIEWS + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
+    "table": VIEWS + TOOLING,
+    "serve": VIEWS + TOOLING,
 }
-"""Data flows one way, frames -> pipeline -> table session -> views: a package never imports the
-ones above it, nor Qt, anywhere (not even inside a function). The phones' scoreboard is a view
-without Qt, which the window and the command line start."""
+"""Data flows one way, frames -> reader (vision) -> pipeline -> table session -> views: a package
+never imports the ones above it, nor Qt, anywhere (not even inside a function). The phones'
+scoreboard (serve) is a view without Qt, which the window and the command line start. The runtime
+reader imports no renderer, evaluation or training code; the renderer (the demo table draws with
+it) and the evaluation tooling import no training code."""
 
 
 def layered_files() -> list[Path]:
@@ -112,11 +130,17 @@ def layered_files() -> list[Path]:
 
 
 @pytest.mark.parametrize("path", layered_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_the_pipeline_and_the_table_session_import_nothing_above_them(path: Path) -> None:
+def test_each_layer_imports_nothing_above_it(path: Path) -> None:
     above = LAYERS[path.relative_to(PACKAGE).parts[0]]
     bad = [name for name in imported_modules(path) if name.startswith(above)]
     assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
 
 
-def test_the_table_session_package_is_there() -> None:
+def test_the_layered_packages_are_there() -> None:
     assert {"session.py", "pictures.py", "camera_game.py"} <= {path.name for path in (PACKAGE / "table").glob("*.py")}
+    assert (PACKAGE / "game" / "controller.py").is_file(), "the game controller is plain Python, under game/"
+    assert (PACKAGE / "synthetic" / "render.py").is_file()
+    assert {"dataset.py", "assessment.py", "score.py", "samples.py", "classical.py"} <= {path.name for path in (PACKAGE / "evaluation").glob("*.py")}
+    assert {path.name for path in (PACKAGE / "vision").glob("*.py")} == {
+        "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py"
+    }, "vision/ keeps what reads a frame (and the players' corrections kept for training)"

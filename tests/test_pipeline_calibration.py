@@ -105,3 +105,19 @@ def test_boxes_far_from_the_measured_die_size_are_not_dice() -> None:
     found = Detections(np.array([box(100, 100, 30), box(200, 100, 12), box(300, 200, 90)]), np.array([1, 2, 3]), np.array([0.9] * 3))
     inside, aside = split_by_area(profile, found, 640, 360)
     assert inside.roll() == [1] and len(aside) == 0
+
+
+def test_the_unsure_line_is_the_readers_and_a_profile_may_only_raise_it(tmp_path: Path) -> None:
+    assert CalibrationProfile().confidence is None and default_profile().confidence is None, "the default profile holds no line of its own"
+    assert "confidence" not in DEFAULT_PROFILE_PATH.read_text(encoding="utf-8").replace("# Set confidence", "")
+    found = Detections(np.array([box(100, 100), box(200, 100), box(300, 100)]), np.array([1, 2, 3]), np.array([0.8, 0.87, 0.95]), 0.85)
+    for profile, unsure in (
+        (CalibrationProfile(), [True, False, False]),  # the reader's (the model's) line
+        (CalibrationProfile(confidence=0.9), [True, True, False]),  # a table asking for more caution
+        (CalibrationProfile(confidence=0.3), [True, False, False]),  # never less than the reader's
+    ):
+        inside, _ = split_by_area(profile, found, 640, 480)
+        assert inside.unsure.tolist() == unsure, profile.confidence
+    path = tmp_path / "table.toml"
+    save_profile(CalibrationProfile(settle_frames=9), path)
+    assert load_profile(path) == CalibrationProfile(settle_frames=9) and "\nconfidence" not in path.read_text(encoding="utf-8")

@@ -182,11 +182,11 @@ def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> 
     assert record["dice"][0]["box"] == [45.0, 45.0, 75.0, 75.0]
 
 
-def test_a_die_the_model_doubts_is_unsure_though_settling_is_left_on_the_generic_line() -> None:
+def test_a_die_the_model_doubts_is_unsure_by_the_models_own_line_settling_holding_none() -> None:
     assert DEFAULT_UNSURE_BELOW < BETWEEN < MODEL_LINE
     read = model_reads(dice(SPOTS[:3], [5, 2, 6]), np.array([False, True, False]))
-    settler = Settler()  # the profile's line, 0.5 by default: the model's own line must still hold
-    assert settler.params.unsure_below == DEFAULT_UNSURE_BELOW
+    settler = Settler()  # the default profile asks for no stricter line: the model's own holds
+    assert settler.params.unsure_below == 0.0
     frames = settler.params.settle_frames + 2
     settled = [event for _ in range(frames) for event in settler.update(read, size=(320, 240)) if event.kind is EventKind.SETTLED]
     assert len(settled) == 1

@@ -24,7 +24,7 @@ from scorekeeper.pipeline.sources import (
 )
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.render import faces_overlap, top_face
+from scorekeeper.synthetic.render import faces_overlap, top_face
 
 
 @pytest.mark.parametrize(

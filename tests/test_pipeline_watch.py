@@ -179,7 +179,7 @@ def test_the_watch_command_marks_a_die_the_model_doubts_unsure(
             film_reader.follow(self)
 
     monkeypatch.setattr(watch_command, "Watcher", FollowingFilm)
-    args = build_parser().parse_args(["watch", f"video:{tmp_path / 'film.avi'}", "--json"])  # the default profile's line: 0.5
+    args = build_parser().parse_args(["watch", f"video:{tmp_path / 'film.avi'}", "--json"])  # the default profile: the reader's line alone
     assert watch_command.run(args, reader=DoubtingReader(film_reader, face=2)) == 0
     settled = [line for line in map(json.loads, capsys.readouterr().out.splitlines()) if line["event"] == "settled"]
     assert len(settled) == 1 and settled[0]["roll"] == [2, 4, 6]

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_data_folder
-from scorekeeper.vision.assessment import table_outcomes
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.assessment import table_outcomes
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.reader import OnnxDiceReader
 
 RIGHT_TARGET = 0.95

@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.game import DiceRolled, DieCorrected, Game, Kept
+from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
-from scorekeeper.table import PlainPlay, TableSession
+from scorekeeper.table import TableSession
 from scorekeeper.vision.corrections import load_corrections
 from scorekeeper.vision.detections import Detections
 
@@ -35,7 +36,9 @@ class Table:
         self.game = Game.new(load_rules("retail"), ["Ann", "Bob"])
         self.expected: list[int | None] = []
         self.changes = 0
-        self.session = TableSession(PlainPlay(self.game), folder, on_change=self.changed, on_expect=self.expected.append)
+        self.controller = GameController(folder, self.game)
+        self.session = TableSession(self.controller, folder, on_change=self.changed, on_expect=self.expected.append)
+        self.controller.on_changed.append(self.session.game_changed)
 
     def changed(self) -> None:
         self.changes += 1
@@ -46,8 +49,7 @@ class Table:
 
     def step(self, act: object) -> None:
         """A step of play made elsewhere (the turn panel, the keyboard)."""
-        self.game.act(act)  # type: ignore[arg-type]
-        self.session.game_changed()
+        assert self.controller.take(act)  # type: ignore[arg-type]
 
 
 def test_a_sure_roll_is_taken_and_drawn_frozen_until_its_dice_move(tmp_path: Path) -> None:
@@ -87,11 +89,9 @@ def test_an_unsure_die_waits_for_a_tap_and_the_tap_goes_into_the_game_with_its_p
     assert table.session.prompt == ""
 
     # undone in the game: the picture leaves training and the die drawn shows its read again
-    table.game.undo()
-    table.session.game_changed()
+    assert table.controller.act(lambda game: game.undo())
     assert load_corrections(tmp_path).corrections == () and sorted(table.session.taken.values) == [2, 3, 4]
-    table.game.redo()
-    table.session.game_changed()
+    assert table.controller.act(lambda game: game.redo())
     assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(3, 5)]
     assert sorted(table.session.taken.values) == [2, 4, 5]
 
@@ -144,14 +144,12 @@ def test_the_dice_expected_follow_the_game_and_an_undone_roll_is_expected_again(
     table = Table(tmp_path)
     table.settle(dice("2 3 4 6 6 2"))  # a Farkle
     assert table.expected == [0]
-    table.game.undo()
-    table.session.game_changed()
+    assert table.controller.act(lambda game: game.undo())
     assert table.expected == [0, 6], "the roll was taken back: the same six dice are thrown again"
     table.session.game_changed()
     assert table.expected == [0, 6], "nothing changed: nothing is asked again"
     table.step(DiceRolled(Dice.from_str("2 3 4 6 6 2")))
-    table.game.farkle()
-    table.session.game_changed()
+    assert table.controller.act(lambda game: game.farkle())
     assert table.expected == [0, 6, 0, 6] and table.game.state.current.name == "Bob"
 
 

@@ -22,7 +22,7 @@ from scorekeeper.training.data import (
 from scorekeeper.vision.corrections import save_correction, withdraw_correction
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, box_iou
-from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
+from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
 

@@ -48,7 +48,13 @@ def test_calibrate_save_and_load_on_the_next_start(qtbot: QtBot, tmp_path: Path)
     assert dialog.save(tmp_path / LAST_PROFILE)
     saved = load_profile(tmp_path / LAST_PROFILE)
     assert saved.settle_frames == 8 and saved.area[0] == editor.area[0] and saved.die_size > 0
+    assert saved.confidence is None, "the unsure line left alone stays the model's own"
+    assert dialog.confidence.text() == "the dice model's own"
     assert pane.profile == saved
+    dialog.confidence.setValue(0.9)
+    assert dialog.edited().confidence == 0.9, "a table asking for more caution"
+    dialog.confidence.setValue(0.0)
+    assert dialog.edited() == saved
     first.close()
 
     second = window()

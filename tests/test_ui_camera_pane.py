@@ -30,13 +30,19 @@ class KnotReader(LabelReader):
         return Detections(np.concatenate([found.boxes, KNOT]), np.concatenate([found.values, [3]]), np.concatenate([found.confidences, [0.97]]))
 
 
-def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: QtBot, tmp_path: Path) -> None:
-    table = ScriptedTable(640, 480)
+def window_over(qtbot: QtBot, tmp_path: Path, table: ScriptedTable) -> MainWindow:
+    """The window on ``table``, read by a reader that takes its knot for a die."""
     window = MainWindow(
         GameController(tmp_path), WindowOptions(source="scripted"), reader=lambda: KnotReader(table), opener=lambda spec, profile: table  # type: ignore[arg-type, return-value]
     )
     qtbot.addWidget(window)
     window.show()
+    return window
+
+
+def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(640, 480)
+    window = window_over(qtbot, tmp_path, table)
     pane = window.camera
     qtbot.waitUntil(lambda: pane.latest is not None, timeout=10000)
     pane.calibrate()
@@ -53,4 +59,22 @@ def test_the_calibrations_empty_table_view_keeps_a_knot_out_of_the_rolls(qtbot: 
     assert 6 in KnotReader.told, "the reader is told the six dice the game expects thrown"
     drawing = pane.overlay()
     assert drawing.frozen and drawing.caption == "Roll taken: 2 3 4" and len(drawing.dice) == 3
+    window.close()
+
+
+def test_a_knot_that_lies_through_the_first_throw_is_no_die_of_it_without_a_calibration(qtbot: QtBot, tmp_path: Path) -> None:
+    table = ScriptedTable(640, 480)
+    window = window_over(qtbot, tmp_path, table)
+    pane = window.camera
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    qtbot.waitUntil(lambda: pane.capture is not None and pane.capture.worker.watcher is not None, timeout=10000)
+    watcher = pane.capture.worker.watcher  # type: ignore[union-attr]
+    assert watcher is not None
+    # the empty table before the first throw: the knot lies still, and is no roll of one die
+    qtbot.waitUntil(lambda: watcher.frames_read > 40 and watcher.settler.quiet, timeout=20000)
+    assert window.controller.state.turn.roll is None and not pane.session.prompt
+    table.roll([2, 3, 4])
+    qtbot.waitUntil(lambda: window.controller.state.turn.roll is not None, timeout=20000)
+    assert window.controller.state.turn.roll == Dice.from_str("2 3 4"), "the knot lay through the throw: the table's"
+    assert len(pane.empty_table) == 1 and not pane.session.prompt
     window.close()

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.vision import dataset
-from scorekeeper.vision.dataset import LabelledImage, load_dataset
+from scorekeeper.evaluation import dataset
+from scorekeeper.evaluation.dataset import LabelledImage, load_dataset
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_images"

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.vision.dataset import load_dataset
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.dataset import load_dataset
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.reader import OnnxDiceReader
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"

@@ -14,7 +14,7 @@ import pytest
 from numpy.typing import NDArray
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.assessment import cpu_seconds_used, machine_name, measure_latency
+from scorekeeper.evaluation.assessment import cpu_seconds_used, machine_name, measure_latency
 
 pytestmark = pytest.mark.skipif(cpu_seconds_used() is None, reason="the machine's CPU use is read from Linux's /proc/stat")
 FRAMES = [np.zeros((16, 16, 3), np.uint8)]

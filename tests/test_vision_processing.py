@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.dataset import (
+from scorekeeper.evaluation.dataset import (
     DatasetError,
     LabelFix,
     apply_label_fixes,
@@ -20,7 +20,7 @@ from scorekeeper.vision.dataset import (
     parse_yolo_labels,
     read_label_fixes,
 )
-from scorekeeper.vision.evaluation import Score, match
+from scorekeeper.evaluation.score import Score, match
 from scorekeeper.vision.images import ImageError, load_frame, to_bgr8
 from scorekeeper.vision.processing import (
     ALIGN,

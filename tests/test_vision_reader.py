@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.assessment import score_dataset, score_resized
-from scorekeeper.vision.dataset import LabelledImage, label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.assessment import score_dataset, score_resized
+from scorekeeper.evaluation.dataset import LabelledImage, label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import WEAK_FIND
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, ModelError, ModelFiles, OnnxDiceReader, default_model_dir
-from scorekeeper.vision.render import Scene, TableLook, render
+from scorekeeper.synthetic.render import Scene, TableLook, render
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_images"

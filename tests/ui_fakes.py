@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from scorekeeper.pipeline.demo import Choreography, render_scene
 from scorekeeper.pipeline.sources import CameraLost, Frame
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
-from scorekeeper.vision.render import DiePose, Scene
+from scorekeeper.synthetic.render import DiePose, Scene
 
 
 class ScriptedTable:

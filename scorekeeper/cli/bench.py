@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from scorekeeper.vision.evaluation import Score
+    from scorekeeper.evaluation.score import Score
 
 REPO = Path(__file__).resolve().parents[2]
 BYLER = REPO.parent / "shared" / "data" / "byler_d6"
@@ -37,13 +37,13 @@ def run(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
-    from scorekeeper.vision.assessment import BUSY_MACHINE, latency_frames, machine_name, measure_latency, score_dataset
-    from scorekeeper.vision.classical import ClassicalDiceReader
-    from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
+    from scorekeeper.evaluation.assessment import BUSY_MACHINE, latency_frames, machine_name, measure_latency, score_dataset
+    from scorekeeper.evaluation.classical import ClassicalDiceReader
+    from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
     from scorekeeper.vision.detections import DiceReader
-    from scorekeeper.vision.evaluation import Score
+    from scorekeeper.evaluation.score import Score
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
-    from scorekeeper.vision.render import at_rest, random_scene, render
+    from scorekeeper.synthetic.render import at_rest, random_scene, render
 
     if args.runs < 1 or args.scenes < 0:
         print("scorekeeper bench: --runs must be at least 1 and --scenes at least 0", file=sys.stderr)

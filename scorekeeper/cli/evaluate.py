@@ -4,7 +4,7 @@ Prints the outcome per photo at the table (read right with nothing asked, asked 
 wrong with nothing asked), per group too where the split file has a ``group`` column, then recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
 share of images whose sorted values equal the labels': what scoring needs), how often dice are
 marked unsure and how often sure ones are right, and the confusion of values. A data set the
-project has reviewed labels for (``scorekeeper/vision/label_fixes/NAME.csv``) is scored against
+project has reviewed labels for (``scorekeeper/evaluation/label_fixes/NAME.csv``) is scored against
 them, and says so; ``--as-labelled`` scores the labels as given.
 """
 
@@ -38,8 +38,8 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.vision.assessment import groups_in, score_groups
-    from scorekeeper.vision.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
+    from scorekeeper.evaluation.assessment import groups_in, score_groups
+    from scorekeeper.evaluation.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     try:

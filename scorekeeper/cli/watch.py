@@ -101,7 +101,7 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
     try:
         profile = _profile(args)
         spec = SourceSpec.from_str(args.source)
-        params = SettleParams(settle_frames=profile.settle_frames, unsure_below=profile.confidence)
+        params = SettleParams(settle_frames=profile.settle_frames, unsure_below=profile.stricter_line)
         # Each photo is held long enough to settle once, so every photo gives its own roll.
         hold = params.settle_frames + params.move_frames + 2
         source = open_source(spec, resolution=profile.resolution, realtime=False if args.unpaced else None, hold=hold)
@@ -156,10 +156,7 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
     except DecisionsError as exc:
         status = _fail(str(exc))
     state = game.state
-    if state.over:
-        names = " and ".join(state.players[seat].name for seat in state.winners)
-        print(f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!")
-    else:
+    if not state.over:
         print("The recording ended before the game did.")
     print("\n".join(scoreboard(state)))
     if args.sheet is not None:

@@ -16,13 +16,14 @@ from scorekeeper.game.events import (
     PlayerAdded,
     PointsEntered,
     Redone,
+    StepsInForce,
     Undone,
     event_from_dict,
     event_to_dict,
     face_from_str,
     face_to_str,
 )
-from scorekeeper.game.describe import describe_turn
+from scorekeeper.game.describe import describe_turn, game_over
 from scorekeeper.game.game import EventSink, Game
 from scorekeeper.game.save import SaveFileError, game_from_json, game_to_json, load_game, save_game
 from scorekeeper.game.state import GameState, Outcome, Phase, PlayerState, TurnRecord, TurnState, apply
@@ -47,6 +48,7 @@ __all__ = [
     "PointsEntered",
     "Redone",
     "SaveFileError",
+    "StepsInForce",
     "TurnRecord",
     "TurnState",
     "Undone",
@@ -56,6 +58,7 @@ __all__ = [
     "event_to_dict",
     "face_from_str",
     "face_to_str",
+    "game_over",
     "game_from_json",
     "game_to_json",
     "load_game",

@@ -46,6 +46,14 @@ def last_lap(state: GameState) -> str:
 
 
 def game_over(state: GameState) -> str:
-    """The line that ends a game: who won."""
+    """The line that ends a game: who won.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("house-2009"), ["Ann", "Bob"])
+    >>> game.roll("4 4 4 4 4 4"); game.keep("4 4 4 4 4 4")
+    >>> game_over(game.state)
+    'Game over: Ann wins!'
+    """
     names = " and ".join(state.players[seat].name for seat in state.winners)
     return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"

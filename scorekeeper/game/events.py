@@ -12,10 +12,11 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from scorekeeper.rules import Dice, FarkleError, RuleSet, rules_from_table, rules_to_table
+from scorekeeper.rules import Dice, FarkleError, IllegalAction, RuleSet, rules_from_table, rules_to_table
 from scorekeeper.safe_input import quote
 
 
@@ -143,6 +144,48 @@ Action = PlayerAdded | DiceRolled | DieCorrected | Kept | PointsEntered | Banked
 """A step of play: what undo takes back."""
 Event = GameStarted | Action | Undone | Redone
 """Anything in the log."""
+
+
+
+@dataclass
+class StepsInForce:
+    """Which steps of a log stand once its undos and redos are worked out: the one place that says
+    what undo and redo mean (the game, the journal and the statistics all go by it).
+
+    >>> steps = StepsInForce.of([PlayerAdded("Ann"), Banked(), Undone(), Farkled(), Undone(), Redone()])
+    >>> steps.active, steps.undone
+    ([PlayerAdded(name='Ann'), Farkled()], [])
+    """
+
+    active: list[Action] = field(default_factory=list)
+    """The steps in force, in order."""
+    undone: list[Action] = field(default_factory=list)
+    """The steps taken back and not done again since, the next to redo last."""
+
+    @classmethod
+    def of(cls, events: Iterable[Event]) -> StepsInForce:
+        """The steps a log stands for (its start is no step)."""
+        steps = cls()
+        for event in events:
+            if not isinstance(event, GameStarted):
+                steps.take(event)
+        return steps
+
+    def take(self, event: Action | Undone | Redone) -> None:
+        """Follow one more event: an undo takes back the last step in force, a redo does again the
+        last one taken back, and any other step makes what was taken back stay so."""
+        if isinstance(event, Undone):
+            if not self.active:
+                raise IllegalAction("undo: there is nothing to undo")
+            self.undone.append(self.active.pop())
+        elif isinstance(event, Redone):
+            if not self.undone:
+                raise IllegalAction("redo: there is nothing to redo")
+            self.active.append(self.undone.pop())
+        else:
+            self.active.append(event)
+            self.undone.clear()
+
 
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls

@@ -28,6 +28,7 @@ from scorekeeper.game.events import (
     PlayerAdded,
     PointsEntered,
     Redone,
+    StepsInForce,
     Undone,
 )
 from scorekeeper.game.state import GameState, apply, check_target, start
@@ -54,8 +55,7 @@ class Game:
         self._sink = sink
         self._state = start(started)
         self._log: list[Event] = []
-        self._active: list[Action] = []
-        self._undone: list[Action] = []
+        self._steps = StepsInForce()
         self._emit(started)
         self._first = self._state
 
@@ -85,7 +85,7 @@ class Game:
         game = cls(events[0], sink=None)
         for position, event in enumerate(events[1:], start=2):
             try:
-                game._take(event)
+                game.take(event)
             except ValueError as exc:
                 raise type(exc)(f"event {position} of the log: {exc}") from None
         game._sink = sink
@@ -111,25 +111,26 @@ class Game:
         >>> [type(action).__name__ for action in game.actions]
         ['PlayerAdded', 'DiceRolled']
         """
-        return tuple(self._active)
+        return tuple(self._steps.active)
 
     @property
     def can_undo(self) -> bool:
         """Whether there is a step to take back: one after the game's set-up (the players seated
         before the first step of play), which undo never removes."""
-        return not all(isinstance(action, PlayerAdded) for action in self._active)
+        return not all(isinstance(action, PlayerAdded) for action in self._steps.active)
 
     @property
     def can_redo(self) -> bool:
         """Whether there is a step taken back to do again."""
-        return bool(self._undone)
+        return bool(self._steps.undone)
 
     def _emit(self, event: Event) -> None:
         if self._sink is not None:
             self._sink(event)
         self._log.append(event)
 
-    def _take(self, event: Event) -> None:
+    def take(self, event: Event) -> None:
+        """Take one event of a log (a step, an undo or a redo), as a saved game is replayed."""
         if isinstance(event, Undone):
             self.undo()
         elif isinstance(event, Redone):
@@ -144,28 +145,27 @@ class Game:
         state = apply(self._state, action)
         self._emit(action)
         self._state = state
-        self._active.append(action)
-        self._undone.clear()
+        self._steps.take(action)
 
     def undo(self) -> None:
         """Take back the last step."""
         if not self.can_undo:
-            what = "; the players seated at the start stay (start a new game to change them)" if self._active else ""
+            what = "; the players seated at the start stay (start a new game to change them)" if self._steps.active else ""
             raise IllegalAction(f"undo: there is nothing to undo{what}")
         state = self._first
-        for action in self._active[:-1]:
+        for action in self._steps.active[:-1]:
             state = apply(state, action)
         self._emit(Undone())
-        self._undone.append(self._active.pop())
+        self._steps.take(Undone())
         self._state = state
 
     def redo(self) -> None:
         """Do again the last step taken back."""
-        if not self._undone:
+        if not self._steps.undone:
             raise IllegalAction("redo: there is nothing to redo")
-        state = apply(self._state, self._undone[-1])
+        state = apply(self._state, self._steps.undone[-1])
         self._emit(Redone())
-        self._active.append(self._undone.pop())
+        self._steps.take(Redone())
         self._state = state
 
     def add_player(self, name: str) -> None:

@@ -50,8 +50,7 @@ from scorekeeper.game.events import (
     EventFormatError,
     GameStarted,
     PlayerAdded,
-    Redone,
-    Undone,
+    StepsInForce,
     event_from_dict,
     event_to_dict,
 )
@@ -219,14 +218,9 @@ def _take(game: Game | None, event: Event) -> Game:
         if not isinstance(event, GameStarted):
             raise EventFormatError("the first event of a game must be its start")
         return Game.from_events([event])
-    if isinstance(event, Undone):
-        game.undo()
-    elif isinstance(event, Redone):
-        game.redo()
-    elif isinstance(event, GameStarted):
+    if isinstance(event, GameStarted):
         raise EventFormatError("a second start of a game in the same journal")
-    else:
-        game.act(event)
+    game.take(event)
     return game
 
 
@@ -479,21 +473,6 @@ def default_home() -> Path:
     return Path(data) / "scorekeeper"
 
 
-def effective_actions(events: Sequence[Event]) -> list[Action]:
-    """The steps of play a log stands for once its undos and redos are worked out."""
-    active: list[Action] = []
-    undone: list[Action] = []
-    for event in events:
-        if isinstance(event, Undone):
-            undone.append(active.pop())
-        elif isinstance(event, Redone):
-            active.append(undone.pop())
-        elif not isinstance(event, GameStarted):
-            active.append(event)
-            undone.clear()
-    return active
-
-
 @dataclass(frozen=True)
 class Segment:
     """A stretch of a game's steps: one player's turn, or a player taking a seat."""
@@ -518,7 +497,7 @@ def segments(events: Sequence[Event]) -> list[Segment]:
     state = start(first)
     found: list[Segment] = []
     turn: list[Action] = []
-    for action in effective_actions(events):
+    for action in StepsInForce.of(events).active:
         finished = len(state.history)
         state = apply(state, action)
         if isinstance(action, PlayerAdded):

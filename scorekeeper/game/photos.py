@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, is_photo_name
+from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, StepsInForce, is_photo_name
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, effective_actions, games_folder, segments
+from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, games_folder, segments
 
 FOLDER_SUFFIX = ".photos"
 """How the folder of a journal's pictures is named: the journal's name with this instead of ``.jsonl``."""
@@ -136,7 +136,7 @@ def last_roll_photo_name(events: Sequence[Event]) -> str | None:
     """The name of the latest roll's picture (the roll on the table now, or the last one of the
     turn just ended; a tap's picture where a tap corrected it); None when it has none (typed, or
     none kept)."""
-    actions = [a for a in effective_actions(events) if not isinstance(a, (GameStarted, PlayerAdded))]
+    actions = [a for a in StepsInForce.of(events).active if not isinstance(a, (GameStarted, PlayerAdded))]
     start = max((i for i, a in enumerate(actions) if isinstance(a, DiceRolled)), default=None)
     return None if start is None else _roll_photos(actions[start:])[0]
 

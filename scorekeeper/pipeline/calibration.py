@@ -1,8 +1,9 @@
 """The calibration profile of one camera over one table, and the rolling-area filter.
 
 A profile says which camera to open and at what resolution, where on the table the dice are
-rolled (a polygon), how big a die looks, how many still frames make a roll, and below what
-confidence a die is unsure. It is a TOML (or JSON) file::
+rolled (a polygon), how big a die looks, how many still frames make a roll, and, where a table
+asks for more caution than the dice reader's own unsure line, the stricter line. It is a TOML (or
+JSON) file::
 
     format = 1
     camera = "webcam:0"
@@ -10,7 +11,10 @@ confidence a die is unsure. It is a TOML (or JSON) file::
     area = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     die_size = 0.0
     settle_frames = 14
-    confidence = 0.5
+
+The unsure line is the dice model's: measured with the models and kept in their manifest
+(``models/manifest.json``), carried by every reading (``Detections.unsure_below``). A profile
+holds none of its own unless ``confidence`` asks for a stricter one.
 
 The rolling area is given in fractions of the frame's width and height, so it holds whatever
 resolution the camera actually gives; the die size is in pixels at ``resolution``.
@@ -38,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
-from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from scorekeeper.vision.detections import Detections
 
 FORMAT = 1
 """The profile format this code reads and writes."""
@@ -70,12 +74,17 @@ class CalibrationProfile:
     """Edge of a die seen from above, px at ``resolution``; 0 when not measured (any size counts)."""
     settle_frames: int = 14
     """Consecutive still frames before the dice count as settled."""
-    confidence: float = DEFAULT_UNSURE_BELOW
-    """Dice read with less confidence than this are unsure and need a tap (the dice model's own
-    tuned threshold applies where it is higher)."""
+    confidence: float | None = None
+    """A stricter unsure line for this table: dice read with less confidence than this, or than the
+    reader's own line where that is higher, are unsure and need a tap. None: the reader's line alone."""
 
     def __post_init__(self) -> None:
         check_profile(self)
+
+    @property
+    def stricter_line(self) -> float:
+        """The unsure line this profile holds dice to over the reader's own (0: the reader's alone)."""
+        return 0.0 if self.confidence is None else self.confidence
 
     def die_size_at(self, width: int) -> float:
         """The expected die edge in a frame ``width`` px wide (0 when not measured)."""
@@ -126,7 +135,7 @@ def check_profile(profile: CalibrationProfile) -> None:
         )
     if not (isinstance(profile.settle_frames, int) and 2 <= profile.settle_frames <= 300):
         raise CalibrationError(f"settle_frames must be a whole number 2-300, got {profile.settle_frames!r}")
-    if not (math.isfinite(profile.confidence) and 0 <= profile.confidence <= 1):
+    if profile.confidence is not None and not (math.isfinite(profile.confidence) and 0 <= profile.confidence <= 1):
         raise CalibrationError(f"confidence must be 0-1, got {profile.confidence}")
 
 
@@ -177,15 +186,17 @@ def profile_from_table(table: Mapping[str, Any]) -> CalibrationProfile:
 
 def profile_to_table(profile: CalibrationProfile) -> dict[str, Any]:
     """The profile as a plain table (what TOML and JSON files hold)."""
-    return {
+    table: dict[str, Any] = {
         "format": FORMAT,
         "camera": profile.camera,
         "resolution": list(profile.resolution),
         "area": [[x, y] for x, y in profile.area],
         "die_size": profile.die_size,
         "settle_frames": profile.settle_frames,
-        "confidence": profile.confidence,
     }
+    if profile.confidence is not None:
+        table["confidence"] = profile.confidence
+    return table
 
 
 def profile_to_toml(profile: CalibrationProfile) -> str:
@@ -204,8 +215,13 @@ def profile_to_toml(profile: CalibrationProfile) -> str:
         f"die_size = {profile.die_size!r}\n"
         "# Consecutive still frames before a roll is taken.\n"
         f"settle_frames = {profile.settle_frames}\n"
-        "# Dice read with less confidence than this are unsure and need a tap.\n"
-        f"confidence = {profile.confidence!r}\n"
+        + (
+            "# Dice are unsure (and need a tap) below the dice model's own line, kept in its manifest.\n"
+            "# Set confidence (0-1) here to ask for more caution at this table.\n"
+            if profile.confidence is None
+            else "# Dice read with less confidence than this (or the dice model's own line, where higher) are unsure.\n"
+            f"confidence = {profile.confidence!r}\n"
+        )
     )
 
 
@@ -283,6 +299,6 @@ def split_by_area(
     else:
         inside = _inside(centres.reshape(-1, 2), np.array(profile.area, np.float64))
     # The reader's own threshold (tuned with its model) is the floor: a profile may ask for more caution, not less.
-    threshold = max(profile.confidence, detections.unsure_below)
+    threshold = max(profile.stricter_line, detections.unsure_below)
     found = Detections(detections.boxes, detections.values, detections.confidences, threshold)
     return found[keep & inside], found[keep & ~inside]

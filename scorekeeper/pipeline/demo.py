@@ -31,7 +31,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.pipeline.sources import BaseSource, Frame
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render, touching_spot
+from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render, touching_spot
 
 
 DEMO_LOOKS = (

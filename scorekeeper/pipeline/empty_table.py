@@ -2,10 +2,12 @@
 a knot in the wood, the hole of a dice tower), remembered by place and look and not offered as dice.
 
 A find is remembered (by where it is, how it looks and the face read there) when the table is
-known to hold no dice (the calibration's empty-table
-view: :meth:`EmptyTable.learn`), or when it lies unchanged, same place and same look, in two
-rolls one after the other: real dice are picked up and thrown between rolls, so a "die" that
-stays put through a throw is part of the table. Everything is forgotten when the camera moves
+known to hold no dice (the calibration's empty-table view: :meth:`EmptyTable.learn`), or when it
+lay still in the rolling area before a throw and lies unchanged, same place, look and face, when
+the throw has settled (:meth:`EmptyTable.still`, then :meth:`EmptyTable.settled`): real dice are
+picked up and thrown between rolls, so a "die" that stays put through a throw is part of the
+table. That holds for the first throw too: what lies on the table before it (a knot the reader
+takes for a die) is compared with the first roll. Everything is forgotten when the camera moves
 (:meth:`EmptyTable.forget`): the table's finds are then elsewhere in the picture.
 
 >>> import numpy as np
@@ -38,6 +40,10 @@ look like a remembered one: the same logo, knot or hole does; a die's face rarel
 PATCH = 16
 """Side of the grey picture a find's look is kept as, px."""
 
+PICKED_UP = 5
+"""Quiet frames in a row with nothing where a die of the last roll lay before it counts as picked
+up (a reader missing a die now and then does not pick it up)."""
+
 
 @dataclass(frozen=True, eq=False)
 class Fixture:
@@ -67,7 +73,10 @@ class EmptyTable:
     def __init__(self) -> None:
         self.fixtures: list[Fixture] = []
         """The finds remembered as part of the table."""
+        self._before: list[Fixture] = []
         self._last_roll: list[Fixture] = []
+        self._gone = np.zeros(0, np.int64)
+        self._picked_up = True
 
     def __len__(self) -> int:
         return len(self.fixtures)
@@ -87,16 +96,43 @@ class EmptyTable:
             if not self._matches(self.fixtures, item):
                 self.fixtures.append(item)
 
-    def settled(self, image: NDArray[np.uint8], roll: Detections) -> None:
-        """A roll was taken: its finds that lay unchanged in the roll before are the table's, where
-        the rest of that roll was thrown again (the same dice settling again prove nothing)."""
+    def still(self, image: NDArray[np.uint8], area: Detections) -> None:
+        """Nothing moves in the rolling area, which shows ``area``: the scene the next throw starts
+        from. A die of the last roll with nothing where it lay for ``PICKED_UP`` such frames in a
+        row was picked up: the next roll is a throw, not a die knocked or nudged."""
+        self._before = self._finds(image, area)
+        if self._last_roll and not self._picked_up:
+            there = box_iou(np.array([item.box for item in self._last_roll], np.float32), area.boxes).max(axis=1, initial=0.0) >= SAME_PLACE
+            self._gone = np.where(there, 0, self._gone + 1)
+            self._picked_up = bool((self._gone >= PICKED_UP).any())
+
+    def camera_moved(self, shift: tuple[float, float]) -> None:
+        """The picture moved by ``shift`` (x, y px) since the last frame: the scenes kept move with it."""
+        if shift == (0.0, 0.0):
+            return
+        offset = np.array([shift[0], shift[1], shift[0], shift[1]], np.float32)
+        self._before = [Fixture(item.box + offset, item.look, item.value) for item in self._before]
+        self._last_roll = [Fixture(item.box + offset, item.look, item.value) for item in self._last_roll]
+
+    def settled(self, image: NDArray[np.uint8], roll: Detections) -> NDArray[np.bool_]:
+        """Dice came to rest as ``roll``. Where they were thrown (the last roll's dice were picked
+        up first, or new dice joined it), its finds that lay unchanged in the scene before the
+        throw are the table's, unless nothing else changed (the same dice settling again prove
+        nothing). Which of ``roll`` are dice, not the table."""
         this = self._finds(image, roll)
-        stayed = [self._matches(self._last_roll, item) for item in this]
-        if not all(stayed):
+        stayed = [self._matches(self._before, item) for item in this]
+        # thrown: the last roll was picked up, or it all lies where it was and new dice joined it
+        # (a roll of the table's own finds alone); a die knocked or nudged is neither
+        joined = all(self._matches(this, item) for item in self._last_roll) and len(this) > len(self._last_roll)
+        if (self._picked_up or joined) and not all(stayed):
             for item, same in zip(this, stayed):
                 if same and not self._matches(self.fixtures, item):
                     self.fixtures.append(item)
-        self._last_roll = this
+        dice = np.array([not self._matches(self.fixtures, item) for item in this], bool)
+        self._before = self._last_roll = [item for item, die in zip(this, dice) if die]
+        self._gone = np.zeros(len(self._last_roll), np.int64)
+        self._picked_up = not self._last_roll
+        return dice
 
     def dice(self, image: NDArray[np.uint8], found: Detections) -> Detections:
         """The finds in ``image`` that are not the table's own."""
@@ -108,4 +144,6 @@ class EmptyTable:
     def forget(self) -> None:
         """The camera moved: what was learned no longer lies there."""
         self.fixtures = []
+        self._before = []
         self._last_roll = []
+        self._picked_up = False

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
+from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import box_iou
 
 
@@ -129,9 +129,10 @@ class SettleParams:
     nudge: float = 0.75
     """A die within this many die sizes of where it lay in the last roll, showing the same
     value, is the same die of the same roll."""
-    unsure_below: float = DEFAULT_UNSURE_BELOW
-    """Settled dice with a lower voted confidence are unsure (or below the detections' own
-    threshold, where that is higher)."""
+    unsure_below: float = 0.0
+    """A stricter unsure line than the detections' own (a profile's ``confidence``): settled dice
+    with a lower voted confidence than this or than the detections' line are unsure. 0: the
+    detections' line alone."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.settle_frames, int) and 2 <= self.settle_frames <= 300):

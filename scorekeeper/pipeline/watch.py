@@ -20,7 +20,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -133,7 +133,7 @@ class Watcher:
         self.profile = profile or CalibrationProfile()
         base = settle or SettleParams()
         self.settler = Settler(
-            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.confidence)
+            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.stricter_line)
             if settle is None
             else base
         )
@@ -161,6 +161,7 @@ class Watcher:
         self._table_seen: NDArray[np.float32] | None = None
         self._table_shifted = False
         self._reads_since_check = 0
+        self._moved_yet = False
         self.thrown: int | None = None
         """Dice the game expects thrown into the rolling area (None or 0: not known); set from any
         thread. The reader is told these and the dice last seen set aside are on the table."""
@@ -281,7 +282,9 @@ class Watcher:
         (``learn_empty_table``), and forgotten where the picture has moved since it was learned."""
         if self._learn_empty.is_set():
             self._learn_empty.clear()
-            self._remember_table(image, lambda: self.empty_table.learn(image, found))
+            known = len(self.empty_table)
+            self.empty_table.learn(image, found)
+            self._table_learned(known)
         self._reads_since_check += 1
         due = self._reads_since_check >= FORGET_CHECK or self._table_shifted
         if len(self.empty_table) and self._table_seen is not None and due:
@@ -292,12 +295,26 @@ class Watcher:
                 self._table_seen = None
         return self.empty_table.dice(image, found)
 
-    def _remember_table(self, image: NDArray[np.uint8], learn: Callable[[], None]) -> None:
-        """Learn the empty table, and keep the picture it was first learned in (to tell a moved camera by)."""
-        before = len(self.empty_table)
-        learn()
-        if len(self.empty_table) > before and self._table_seen is None:
+    def _table_learned(self, known: int) -> None:
+        """The empty table was just learned, holding ``known`` finds before: keep the picture it
+        was first learned in (to tell a moved camera by)."""
+        if len(self.empty_table) > known and self._table_seen is None:
             self._table_seen = self._last_gray
+
+    def _taken(self, image: NDArray[np.uint8], event: SettleEvent) -> SettleEvent | None:
+        """``event`` as passed on: a roll less the finds that lay unchanged through its throw (the
+        table's, learned now); None for a rest seen from the first frame with nothing moved yet
+        that holds fewer dice than the game expects thrown: what lies on the table before the
+        first throw (a knot, a speck), compared with that throw when it settles."""
+        if event.kind is not EventKind.SETTLED:
+            return event
+        if not self._moved_yet and self.thrown and len(event.dice) < self.thrown:
+            self.empty_table.still(image, event.dice)
+            return None
+        known = len(self.empty_table)
+        dice = self.empty_table.settled(image, event.dice)
+        self._table_learned(known)
+        return event if dice.all() else replace(event, dice=event.dice[dice], unsure=event.unsure[dice])
 
     def _area_mask(self, shape: tuple[int, ...]) -> NDArray[np.bool_]:
         if self._mask.shape != shape[:2]:
@@ -310,9 +327,12 @@ class Watcher:
 
     def dice_on_table(self) -> int | None:
         """How many dice the reader is told are in view: those expected thrown and those last seen
-        set aside (kept dice may lie in view or not); None while nothing is expected."""
+        set aside (kept dice may lie in view or not), while a throw is under way (dice moving or
+        coming to rest); None while nothing is expected, and between throws, when the dice are
+        in the hand: told six then, a reader keeps its six likeliest finds on an empty table and
+        offers the table's own (a hole in a binder read as a 3 on byler_d6's board)."""
         thrown = self.thrown
-        if not thrown:
+        if not thrown or self.settler.state is not TableState.MOVING:
             return None
         return thrown + (len(self.latest.aside) if self.latest is not None else 0)
 
@@ -344,6 +364,7 @@ class Watcher:
         if self.latest is not None and unchanged:
             # Nothing changed on a quiet table: the last reading stands and settling has nothing new.
             dice, aside = self.latest.dice, self.latest.aside
+            self.empty_table.still(frame.image, dice)
         else:
             self.frames_read += 1
             found = self.reader.read(frame.image, dice=self.dice_on_table())
@@ -351,12 +372,13 @@ class Watcher:
             moving = self._moving(frame.image, thumb, last, found)
             found = self._without_the_table(frame.image, found)
             dice, aside = split_by_area(self.profile, found, width, height)
-            events = self.settler.update(
-                dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=(float(self.shift[0]), float(self.shift[1]))
-            )
-            for event in events:
-                if event.kind is EventKind.SETTLED:
-                    self._remember_table(frame.image, lambda: self.empty_table.settled(frame.image, event.dice))
+            camera = (float(self.shift[0]), float(self.shift[1]))
+            self.empty_table.camera_moved(camera)
+            self._moved_yet = self._moved_yet or moving
+            settled = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=camera)
+            events = [taken for event in settled if (taken := self._taken(frame.image, event)) is not None]
+            if self.settler.quiet and not moving and not settled:
+                self.empty_table.still(frame.image, dice)
         self._times.append(time.perf_counter())
         fps = (len(self._times) - 1) / (self._times[-1] - self._times[0]) if len(self._times) > 1 and self._times[-1] > self._times[0] else 0.0
         self.latest = WatchStep(frame, dice, aside, tuple(events), self.settler.state, fps)

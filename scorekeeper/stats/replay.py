@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from scorekeeper.game import Action, DiceRolled, Event, GameStarted, GameState, Redone, Undone, apply
+from scorekeeper.game import Action, DiceRolled, Event, GameStarted, GameState, StepsInForce, apply
 from scorekeeper.game.state import start
 from scorekeeper.rules import Dice, IllegalAction
 
@@ -31,21 +31,9 @@ def standing_actions(events: Iterable[Event]) -> tuple[GameStarted, list[Action]
     listed = list(events)
     if not listed or not isinstance(listed[0], GameStarted):
         raise IllegalAction("a game's log must begin with the start of the game")
-    active: list[Action] = []
-    undone: list[Action] = []
-    for event in listed[1:]:
-        if isinstance(event, Undone):
-            if active:
-                undone.append(active.pop())
-        elif isinstance(event, Redone):
-            if undone:
-                active.append(undone.pop())
-        elif isinstance(event, GameStarted):
-            raise IllegalAction("a game's log holds a second start of the game")
-        else:
-            active.append(event)
-            undone.clear()
-    return listed[0], active
+    if any(isinstance(event, GameStarted) for event in listed[1:]):
+        raise IllegalAction("a game's log holds a second start of the game")
+    return listed[0], StepsInForce.of(listed[1:]).active
 
 
 def replay(events: Iterable[Event]) -> Iterator[Step]:

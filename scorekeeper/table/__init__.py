@@ -7,6 +7,6 @@ step with undo; :mod:`scorekeeper.table.camera_game` plays a whole game from a c
 recording without a window (``scorekeeper watch --game``). The window runs the same session.
 """
 
-from scorekeeper.table.session import DiceOnTable, Drawing, PlainPlay, Play, TableSession, scoring_mask
+from scorekeeper.table.session import DiceOnTable, Drawing, TableSession, scoring_mask
 
-__all__ = ["DiceOnTable", "Drawing", "PlainPlay", "Play", "TableSession", "scoring_mask"]
+__all__ = ["DiceOnTable", "Drawing", "TableSession", "scoring_mask"]

@@ -16,10 +16,11 @@ from typing import Protocol
 
 from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
-from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase, describe_turn
+from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase
+from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.rules import Dice, FarkleError
-from scorekeeper.table.session import DiceOnTable, PlainPlay, TableSession
+from scorekeeper.table.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
 BANK = "b"
@@ -108,12 +109,15 @@ class CameraGame:
     """Plays ``game`` from the watch loop's steps through a :class:`TableSession`."""
 
     def __init__(self, game: Game, chooser: Chooser, corrections: Path, say: Callable[[str], None]) -> None:
-        """``say`` is told each roll, keep, bank, Farkle and question as it happens."""
+        """``say`` is told each roll, keep, bank, Farkle, question and the winner as they happen."""
         self.game = game
         self.chooser = chooser
         self.say = say
-        self.play = PlainPlay(game, refused=lambda why: say(f"Not allowed: {why}"))
+        self.play = GameController(corrections.parent, game)
+        self.play.on_refused.append(lambda why: say(f"Not allowed: {why}"))
+        self.play.on_notice.append(say)
         self.session = TableSession(self.play, corrections, on_expect=self._expect)
+        self.play.on_changed.append(self.session.game_changed)
         self.watcher: Watcher | None = None
         self._asked = ""
         self._told: DiceOnTable | None = None
@@ -163,8 +167,7 @@ class CameraGame:
         if turn is not None and turn.roll is not None and self.session.taken is not None and state.missing_dice():
             # no one at the table to tap the die in: the roll goes back, the dice are thrown again
             self.say(f"Only {len(turn.roll)} of the {turn.dice_left} dice were read: the roll is taken back; throw them again.")
-            self.game.undo()
-            self.session.game_changed()
+            self.play.act(lambda game: game.undo())
             return
         while (action := self._choice()) is not None:
             before = len(self.game.state.history)
@@ -173,9 +176,6 @@ class CameraGame:
             state = self.game.state
             if isinstance(action, Kept) and len(state.history) == before:
                 self.say(f"  keeps {action.dice}: turn {state.turn.total if state.turn else 0:,}")
-            for record in state.history[before:]:
-                self.say(describe_turn(record, state))
-            self.session.game_changed()
 
     def _choice(self) -> Action | None:
         """The step due now, or None while the next roll (or nothing) is awaited."""

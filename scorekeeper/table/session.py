@@ -10,7 +10,8 @@ A roll is taken when the dice in the rolling area have settled and none is unsur
 are flagged and the roll waits until each is confirmed or corrected by a tap.
 
 >>> from scorekeeper.rules import load_rules
->>> session = TableSession(PlainPlay(Game.new(load_rules("retail"), ["Ann"])), Path("corrections"))
+>>> from scorekeeper.game import Game
+>>> session = TableSession(GameController(Path("home"), Game.new(load_rules("retail"), ["Ann"])), Path("corrections"))
 >>> session.expected
 6
 """
@@ -21,21 +22,18 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.game import Action, DiceRolled, DieCorrected, Game, GameState, Phase
+from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
+from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
-from scorekeeper.rules import Dice, FarkleError, GameKind, IllegalRoll, score_roll
+from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
 from scorekeeper.table.pictures import TapPictures
 from scorekeeper.table.roll_pictures import WHOLE_FRAME, draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.corrections import Box
 from scorekeeper.vision.detections import Detections
-
-if TYPE_CHECKING:
-    from scorekeeper.game.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -47,43 +45,6 @@ ASTRAY_FRAMES = 3
 the live finds (a hand sweeping the dice away, a die picked up), not the roll."""
 
 TAP_TO_CONFIRM = "Tap each flagged die (?) to confirm or correct it; the roll is taken then."
-
-
-class Play(Protocol):
-    """The game the session plays into: the window's controller, or :class:`PlainPlay`."""
-
-    @property
-    def game(self) -> Game | None:
-        """The game on the table, if one is started."""
-        ...
-
-    @property
-    def journal(self) -> Journal | None:
-        """Its journal, if it keeps one."""
-        ...
-
-    def take(self, action: Action) -> bool:
-        """Take one step of play; False (and the reason told) when the game refuses it."""
-        ...
-
-
-class PlainPlay:
-    """A game with no window: steps the game refuses are reported to ``refused``. With a
-    ``journal`` (the game's sink writes to it), the rolls taken keep their pictures beside it."""
-
-    def __init__(self, game: Game, refused: Callable[[str], None] = log.warning, journal: Journal | None = None) -> None:
-        self.game: Game | None = game
-        self.journal: Journal | None = journal
-        self.refused = refused
-
-    def take(self, action: Action) -> bool:
-        assert self.game is not None
-        try:
-            self.game.act(action)
-        except FarkleError as exc:
-            self.refused(str(exc))
-            return False
-        return True
 
 
 def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[np.bool_]:
@@ -204,15 +165,17 @@ class TableSession:
 
     def __init__(
         self,
-        play: Play,
+        play: GameController,
         corrections: Path,
         *,
         die_size: float = 0.0,
         on_change: Callable[[], None] | None = None,
         on_expect: Callable[[int | None], None] | None = None,
     ) -> None:
-        """``on_change`` is called whenever what is drawn or asked changed; ``on_expect`` with the
-        number of dice the game expects thrown next (0: none now, None: no dice game on)."""
+        """``play``: the game the session plays into; whoever drives the session calls
+        :meth:`game_changed` when it changes. ``on_change`` is called whenever what is drawn or
+        asked changed; ``on_expect`` with the number of dice the game expects thrown next (0: none
+        now, None: no dice game on)."""
         self.play = play
         self.die_size = die_size
         """A die's edge in frame pixels, from calibration (0: not measured): a missed die tapped in gets a box this big."""

@@ -14,7 +14,7 @@ import numpy as np
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
 from scorekeeper.training.shapes import reader_multiply_adds
-from scorekeeper.vision.assessment import (
+from scorekeeper.evaluation.assessment import (
     BUSY_MACHINE,
     PHOTO_SIZES,
     latency_frames,
@@ -25,11 +25,11 @@ from scorekeeper.vision.assessment import (
     score_resized,
     table_outcomes,
 )
-from scorekeeper.vision.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
-from scorekeeper.vision.evaluation import Score
+from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
+from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
-from scorekeeper.vision.render import random_scene, render
+from scorekeeper.synthetic.render import random_scene, render
 
 CONDITION_SCENES = 40
 """Rendered scenes per condition value in the card."""
@@ -214,7 +214,7 @@ def write_card(
     zoom = f" The finder sees each real photo zoomed by x{lo:g}-x{hi:g}, so its dice come in more sizes than one." if (lo, hi) != (1, 1) and photo_folders else ""
     mined_zoom = " (on the real photos also resized by such a factor)" if zoom else ""
     reviewed = "".join(
-        f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/vision/{LABEL_FIXES_DIR.name}/{name}.csv`"
+        f"\nReviewed labels: `{name}`'s own, with the project's fixes in `scorekeeper/evaluation/{LABEL_FIXES_DIR.name}/{name}.csv`"
         " (each checked on the photo): " + "; ".join(f"{split} split {describe_fixes(fixes)}" for split, fixes in splits.items())
         + ". The held-out split is also scored against the labels as given."
         for name, splits in all_fixes.items()
@@ -268,7 +268,7 @@ they blur into the face. The crop classifier also gets the last word on false fi
 | {manifest['pips']['file']} | {sizes['pips']:,} | `{manifest['pips']['sha256']}` |
 
 ## Data used
-- {config['synthetic']} scenes rendered by `scorekeeper.vision.render` (seed {config['seed']}): every die colour and pip
+- {config['synthetic']} scenes rendered by `scorekeeper.synthetic.render` (seed {config['seed']}): every die colour and pip
   style of the renderer (drilled pips, faint paint, smoky and marbled bodies), wood/felt/cloth/paper/tray tables, clutter, hands, tilt 0-45 degrees, four
   lights, blur, noise, JPEG; dice apart or touching in groups; 640x480, 800x600 and 1280x720 frames.
 - Real photos (train split only{', with the reviewed label fixes' if any('train' in f or 'all' in f for f in all_fixes.values()) else ''}): {', '.join(f'`{p}`' for p in photo_folders) or 'none'}.

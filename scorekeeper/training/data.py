@@ -13,10 +13,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.corrections import CorrectionsError, load_corrections
-from scorekeeper.vision.dataset import LabelledImage
+from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, CROP_CONTEXT, box_iou, crop_boxes, finder_scale
-from scorekeeper.vision.render import random_scene, render_with_visibility
+from scorekeeper.synthetic.render import random_scene, render_with_visibility
 
 SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
 """Frame sizes rendered, drawn uniformly (webcams are mostly 640x480)."""

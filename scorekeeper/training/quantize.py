@@ -23,10 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.training.manifest import update_manifest
-from scorekeeper.vision.dataset import LabelledImage
+from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.processing import pips_input
 from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader, sha256_of
-from scorekeeper.vision.render import random_scene, render
+from scorekeeper.synthetic.render import random_scene, render
 
 CALIBRATION_SCENES = 48
 """Rendered scenes whose found dice calibrate the int8 reader (seeded apart from training's)."""

@@ -27,11 +27,11 @@ from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.training.manifest import update_manifest, write_manifest
 from scorekeeper.training.quantize import calibration_frames, quantize_reader
-from scorekeeper.vision.assessment import machine_name, resized
-from scorekeeper.vision.dataset import LabelledImage, load_dataset, with_label_fixes
+from scorekeeper.evaluation.assessment import machine_name, resized
+from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import ALIGN, CROP, FINDER_MAX_SIDE, FINDER_SCALE, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
-from scorekeeper.vision.render import random_scene, render_with_visibility
+from scorekeeper.synthetic.render import random_scene, render_with_visibility
 from scorekeeper.vision.reader import FINDER_FILE, PIPS_FILE, sha256_of
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ def quick(config: TrainConfig) -> TrainConfig:
 
 def training_photos(folder: Path) -> list[LabelledImage]:
     """A photo folder's train split (all of it without a ``split.csv``) with the project's reviewed
-    label fixes (``vision/label_fixes``): a die labelled 2 that shows 3 teaches the reader to miscount."""
+    label fixes (``evaluation/label_fixes``): a die labelled 2 that shows 3 teaches the reader to miscount."""
     items = load_dataset(folder, split="train") if (folder / "split.csv").exists() else load_dataset(folder)
     return with_label_fixes(items, folder)[0]
 

@@ -155,7 +155,8 @@ class CalibrationDialog(QDialog):
         self.confidence = QDoubleSpinBox()
         self.confidence.setRange(0, 1)
         self.confidence.setSingleStep(0.05)
-        self.confidence.setValue(profile.confidence)
+        self.confidence.setSpecialValueText("the dice model's own")
+        self.confidence.setValue(profile.stricter_line)
         reset = QPushButton("Whole frame")
         empty = QPushButton("The table is empty: remember what the camera finds on it")
         self.message = QLabel("Drag the blue corners around the rolling area; dice outside it are the ones set aside.")
@@ -168,7 +169,7 @@ class CalibrationDialog(QDialog):
         size_row.addWidget(self.measure)
         form.addRow("Die size (0: any)", size_row)
         form.addRow("Still frames before a roll is taken", self.settle)
-        form.addRow("Dice read below this confidence are unsure", self.confidence)
+        form.addRow("Dice read below this confidence are unsure (a stricter line than the model's)", self.confidence)
         form.addRow("Rolling area", reset)
         form.addRow("Empty table", empty)
         layout = QVBoxLayout(self)
@@ -215,7 +216,7 @@ class CalibrationDialog(QDialog):
             area=tuple(self.editor.area),
             die_size=float(self.die_size.value()),
             settle_frames=int(self.settle.value()),
-            confidence=float(self.confidence.value()),
+            confidence=float(self.confidence.value()) or None,
         )
 
     def save(self, path: Path) -> bool:

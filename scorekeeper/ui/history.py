@@ -107,7 +107,7 @@ class HistoryModel(QAbstractTableModel):
     HEADERS = ("#", "Player", "Rolls", "Kept", "Outcome", "Points", "Score after")
 
     def __init__(self, controller: GameController) -> None:
-        super().__init__(controller)
+        super().__init__(controller.signals)
         self._controller = controller
         self.turns: tuple[SheetTurn, ...] = ()
         controller.changed.connect(self.refresh)

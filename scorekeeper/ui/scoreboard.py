@@ -21,7 +21,7 @@ class ScoreboardModel(QAbstractTableModel):
     """Name, banked score, on the board or not, and the Farkle streak (dice) or the Farkle cards held (cards)."""
 
     def __init__(self, controller: GameController) -> None:
-        super().__init__(controller)
+        super().__init__(controller.signals)
         self._controller = controller
         self._state: GameState | None = controller.state
         controller.changed.connect(self.refresh)

@@ -7,7 +7,7 @@ from typing import TypeVar
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase
+from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.keyboard import DiceEntry, parse_correction, parse_dice
@@ -32,8 +32,7 @@ def turn_headline(state: GameState) -> str:
     turn, player = state.turn, state.current
     if turn is None or player is None:
         if state.winners:
-            names = " and ".join(state.players[seat].name for seat in state.winners)
-            return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
+            return game_over(state)
         return "Add players to start."
     parts = [f"{player.name}'s turn", f"{turn.total:,} this turn"]
     if state.rules.kind is GameKind.DICE and turn.roll is None:

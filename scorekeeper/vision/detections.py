@@ -9,7 +9,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 DEFAULT_UNSURE_BELOW = 0.5
-"""Dice read with less confidence than this are unsure: the window asks for a tap."""
+"""The unsure line of readings whose reader measured none (the classical baseline, tests' stand-ins):
+dice read with less confidence are unsure and the window asks for a tap. The ONNX reader's readings
+carry its model's line instead, measured with the models and kept in ``models/manifest.json``;
+settling and a calibration profile never lower a reading's line, only raise it."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.dataset import LabelledImage, load_dataset, read_split, with_label_fixes
+from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, read_split, with_label_fixes
 from scorekeeper.vision.detections import DiceReader, Detections
-from scorekeeper.vision.evaluation import Score
-from scorekeeper.vision.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
+from scorekeeper.evaluation.score import Score
+from scorekeeper.synthetic.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
 
 CONDITION_SEED = 777_000
 """Seed of the rendered condition sets (never used for training data)."""

@@ -1,6 +1,6 @@
 """The rendered ``sample_images/`` the tests read: settled rolls in every condition of the renderer.
 
-Regenerate with ``python -m scorekeeper.vision.samples sample_images`` (deterministic).
+Regenerate with ``python -m scorekeeper.evaluation.samples sample_images`` (deterministic).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.vision.dataset import format_yolo_labels
-from scorekeeper.vision.render import LIGHTS, Scene, random_scene, render, render_with_visibility
+from scorekeeper.evaluation.dataset import format_yolo_labels
+from scorekeeper.synthetic.render import LIGHTS, Scene, random_scene, render, render_with_visibility
 
 SAMPLES_SEED = 20_261_130
 """Seed of the sample scenes (never used for training data)."""

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.render import (
+from scorekeeper.synthetic.render import (
     DIE_COLOURS,
     LIGHTS,
     DieLook,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_data_folder
-from scorekeeper.vision.dataset import label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
+from scorekeeper.evaluation.dataset import label_fixes_for, load_dataset, read_label_fixes, with_label_fixes
 
 
 

@@ -10,9 +10,9 @@ import pytest
 from numpy.typing import NDArray
 
 from scorekeeper.vision import Detections
-from scorekeeper.vision.assessment import resized, score_resized
-from scorekeeper.vision.dataset import LabelledImage
-from scorekeeper.vision.render import DieLook, DiePose, Scene, TableLook, render
+from scorekeeper.evaluation.assessment import resized, score_resized
+from scorekeeper.evaluation.dataset import LabelledImage
+from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render
 
 WHITE_ON_FELT = Scene(
     width=333,
