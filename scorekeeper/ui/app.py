@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +14,10 @@ from scorekeeper.game.journal import default_home
 from scorekeeper.rules import load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.ui.worker import wait_for_lingering
+
+EXIT_WAIT_MS = 10_000
+"""How long the closed window waits for a capture thread still busy in a camera call."""
 
 @dataclass(frozen=True)
 class Screenshot:
@@ -49,5 +54,11 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
             app.exit(0 if saved else 2)
 
         QTimer.singleShot(int(screenshot.after * 1000), shoot)
-    status = app.exec()
-    return int(status)
+    status = int(app.exec())
+    if not wait_for_lingering(EXIT_WAIT_MS):
+        # a camera call that never returns: leave without the interpreter's teardown, which
+        # would crash under the running thread (the journal is already on disk, step by step)
+        print("scorekeeper: the camera did not let go; closing without waiting for it", file=sys.stderr, flush=True)
+        sys.stdout.flush()
+        os._exit(status)
+    return status

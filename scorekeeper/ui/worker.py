@@ -207,4 +207,16 @@ class CaptureThread:
         if not self.thread.wait(wait_ms):
             log.warning("the capture thread is still busy; it will end on its own")
             _LINGERING.append(self)
-            self.thread.finished.connect(lambda: _LINGERING.remove(self))
+            self.thread.finished.connect(lambda: _LINGERING.remove(self) if self in _LINGERING else None)
+
+
+def wait_for_lingering(wait_ms: int) -> bool:
+    """Wait up to ``wait_ms`` in all for the capture threads asked to stop to end: Python must not
+    tear down under a running Qt thread (it crashes there). False if one is still busy then."""
+    deadline = time.monotonic() + wait_ms / 1000
+    for capture in list(_LINGERING):
+        if not capture.thread.wait(max(0, round((deadline - time.monotonic()) * 1000))):
+            return False
+        if capture in _LINGERING:
+            _LINGERING.remove(capture)
+    return True
