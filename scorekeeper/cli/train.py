@@ -102,13 +102,11 @@ def run(args: argparse.Namespace) -> int:
         command += " --unseen " + " ".join(shlex.quote(str(p)) for p in args.unseen)
     if not args.card_only:
         try:
-            import torch
-
-            from scorekeeper.training.train import TrainConfig, quick, run_training
+            from scorekeeper.training.train import TrainConfig, can_train_on, quick, run_training
         except ImportError as exc:
             print(f"scorekeeper train: needs the train extra ({exc.name} is missing): pip install '.[train]'", file=sys.stderr)
             return 2
-        if args.device == "cuda" and not torch.cuda.is_available():
+        if not can_train_on(args.device):
             print("scorekeeper train: --device cuda, but torch sees no CUDA device here: train with --device cpu (the default)", file=sys.stderr)
             return 2
         config = TrainConfig(device=args.device)

@@ -164,6 +164,11 @@ def use_bfloat16(config: TrainConfig) -> bool:
     return config.bfloat16 and bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
 
 
+def can_train_on(device: str) -> bool:
+    """Whether torch can train on ``device`` (``cpu``, or ``cuda`` where it sees a CUDA device)."""
+    return device != "cuda" or torch.cuda.is_available()
+
+
 def device_name(config: TrainConfig) -> str:
     """The device the networks train on, in words, for the log and the manifest."""
     if config.device == "cuda":
