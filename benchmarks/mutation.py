@@ -33,18 +33,28 @@ TARGETS = {
     "processing": (["scorekeeper/vision/processing.py"], ["tests/test_vision_processing.py", "tests/test_vision_reader.py"]),
 }
 """The code players rely on most, each with the tests that guard it."""
-UNCACHED = '''
+SCRATCH_CONFTEST = '''
 
 @pytest.fixture(autouse=True)
-def _scoring_uncached():
-    """Mutation runs only: each test computes its scores afresh, so mutmut sees every test that reaches
-    the scoring functions behind the caches (a cached answer hides the test from it)."""
-    from scorekeeper.rules import scoring
+def _uncached():
+    """Mutation runs only: each test computes afresh, so mutmut sees every test that reaches a function
+    behind a cache (a cached answer hides the test from it, and would answer for a mutant)."""
+    import functools
+    import sys
 
-    scoring.best_split.cache_clear()
-    scoring._options.cache_clear()
+    for name, module in list(sys.modules.items()):
+        if name.startswith("scorekeeper") and module is not None:
+            for value in list(vars(module).values()):
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
+
+
+def pytest_collection_modifyitems(items):
+    """Mutation runs only: mutmut copies each mutated function with its docstring; run each doctest once,
+    from the function players call (its trampoline), not from every copy."""
+    items[:] = [item for item in items if "mutmut" not in item.name]
 '''
-"""Added to the scratch copy's conftest.py."""
+"""Added to the scratch copy's conftest.py: no caches between tests, one copy of each doctest."""
 
 
 def toml_list(items: list[str]) -> str:
@@ -63,7 +73,7 @@ def prepare(only: list[str], tests: list[str]) -> None:
         else:
             shutil.copy2(source, SCRATCH / name)
     with (SCRATCH / "conftest.py").open("a", encoding="utf-8") as stream:
-        stream.write(UNCACHED)
+        stream.write(SCRATCH_CONFTEST)
     with (SCRATCH / "pyproject.toml").open("a", encoding="utf-8") as stream:
         stream.write(
             "\n[tool.mutmut]\n"
@@ -118,6 +128,8 @@ def main(argv: list[str]) -> int:
     chosen = [TARGETS[name] for name in args.target or sorted(TARGETS)]
     only = args.only or [glob for globs, _ in chosen for glob in globs]
     tests = args.tests or list(dict.fromkeys(test for _, paths in chosen for test in paths))
+    # the mutated modules' own doctests are tests of the suite too (pytest runs them with --doctest-modules)
+    tests += [str(path.relative_to(REPO)) for glob in only for path in sorted(REPO.glob(glob)) if str(path.relative_to(REPO)) not in tests]
     prepare(only, tests)
     print(f"mutating {', '.join(only)}; tests: {', '.join(tests)}; limit {args.limit:.0f} s", flush=True)
     out, cut = mutmut("run", "--max-children", str(args.max_children), limit=args.limit)
