@@ -349,3 +349,38 @@ def test_dice_stirring_twice_between_rolls_are_told_moving_once_and_the_state_fo
         states.append(settler.state)
     assert kinds_seen == ["moving", "settled", "moving", "settled"], "moved twice between the rolls, told once"
     assert states[11] is TableState.STILL and states[13] is TableState.MOVING and states[-1] is TableState.STILL
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_a_die_creeping_on_within_its_tolerance_is_taken_only_once_it_stops(axis: int) -> None:
+    # among three still dice (so the camera is seen to stay put), the 4 slides a quarter pixel a frame
+    # along one axis for 60 frames (over a settle window it creeps about 2.5 px between its early and
+    # late thirds, more than half the 4.5 px drift tolerance of a 30 px die), then lies still: the roll
+    # is the spot where it stopped, taken after it stopped
+    def frame(i: int) -> Detections:
+        step = 0.25 * min(i, 60)
+        creeping = (SPOTS[1][0] + step, SPOTS[1][1]) if axis == 0 else (SPOTS[1][0], SPOTS[1][1] + step)
+        return dice([SPOTS[0], creeping, SPOTS[2], SPOTS[3]], [3, 4, 1, 6])
+
+    settler = Settler()
+    settled = [event for i in range(100) for event in settler.update(frame(i), frame=i) if event.kind is EventKind.SETTLED]
+    assert len(settled) == 1 and settled[0].frame > 60
+    assert settled[0].dice.values.tolist() == [3, 1, 4, 6]  # left to right: x 60, 100, 160 (+15), 220
+    centre = (settled[0].dice.boxes[2, axis] + settled[0].dice.boxes[2, axis + 2]) / 2
+    assert centre == pytest.approx(SPOTS[1][axis] + 15.0)
+
+
+@pytest.mark.parametrize("blank", [False, True])
+def test_something_moving_in_the_picture_restarts_the_wait_for_a_wavering_die(blank: bool) -> None:
+    # as in the wavering test above, the second die is taken unsure after patience x settle_frames = 30
+    # quiet frames (frame 29); something moving in the picture at frame 15 (over the dice, or on a frame
+    # where the blur hid them) starts the 30 again: frame 45
+    settler = Settler(SettleParams(settle_frames=10, patience=3))
+    settled = []
+    for i in range(80):
+        found = dice(SPOTS[:2], [2, 6 if i % 2 else 5])
+        if i == 15 and blank:
+            found = Detections.empty()
+        settled += [event for event in settler.update(found, frame=i, picture_moving=i == 15) if event.kind is EventKind.SETTLED]
+    assert [event.frame for event in settled] == [45]
+    assert settled[0].unsure.tolist() == [False, True]
