@@ -344,3 +344,56 @@ def test_a_three_way_play_off_goes_round_the_table_in_order_and_ends_cleared() -
     game.bank()  # Cy: H "Five 50", on the board already: 10,050
     state = game.state
     assert (state.over, state.winners, state.play_off, state.turn) == (True, (2,), (), None)
+
+
+# --------------------------------------------------------------------------- what the buttons and the headline ask
+
+
+def test_bank_and_roll_are_offered_only_when_they_would_be_taken() -> None:
+    game = new_game("retail")
+    assert (game.state.can_bank(), game.state.can_roll()) == (False, True)  # nothing scored yet
+    game.roll("1 1 5 2 3 4")
+    assert (game.state.can_bank(), game.state.can_roll()) == (False, False)  # keep from the roll first
+    game.keep("1 1 5")
+    assert (game.state.can_bank(), game.state.can_roll()) == (True, True)  # 250, R has no entry minimum
+    game.bank()
+    house = new_game("house-2009")
+    house.roll("1 5 2 3 4 6")
+    house.keep("1 5")
+    assert (house.state.can_bank(), house.state.can_roll()) == (False, True)  # H: 150 of the 1,000 needed
+    stuck = new_game(stuck_rules())
+    use_all_dice_below_the_entry(stuck)
+    assert (stuck.state.can_bank(), stuck.state.can_roll()) == (True, False)  # only an empty bank is left
+    flip = new_game("flip")
+    flip.enter_points(1000)
+    assert (flip.state.can_bank(), flip.state.can_roll()) == (True, False)  # cards: no dice to roll
+    won = new_game("house-2009")
+    won.roll("4 4 4 4 4 4")
+    won.keep("4 4 4 4 4 4")
+    assert (won.state.can_bank(), won.state.can_roll()) == (False, False)
+
+
+def test_the_roll_on_the_table_is_scored_and_nothing_else_is() -> None:
+    game = new_game("retail")
+    assert game.state.roll_score() is None
+    game.roll("1 1 5 2 3 4")
+    scored = game.state.roll_score()
+    assert scored is not None and str(scored.roll) == "1 1 2 3 4 5"
+    assert (str(scored.best.keep), scored.best.points) == ("1 1 5", 250)  # R: 100 + 100 + 50
+    game.keep("1 1 5")
+    assert game.state.roll_score() is None
+    assert new_game("retail", players=()).state.roll_score() is None
+
+
+def test_the_leaders_are_every_seat_with_the_top_score() -> None:
+    assert new_game("retail", players=()).state.leaders() == ()
+    game = new_game("retail", players=("Ann", "Bob", "Cy"))
+    assert game.state.leaders() == (0, 1, 2)  # all on 0
+    game.roll("5 2 2 3 4 6")
+    game.keep("5")
+    game.bank()  # Ann 50
+    assert game.state.leaders() == (0,)
+    game.roll("5 2 2 3 4 6")
+    game.keep("5")
+    game.bank()  # Bob 50
+    assert game.state.leaders() == (0, 1)
