@@ -356,7 +356,9 @@ def test_bank_and_roll_are_offered_only_when_they_would_be_taken() -> None:
     assert (game.state.can_bank(), game.state.can_roll()) == (False, False)  # keep from the roll first
     game.keep("1 1 5")
     assert (game.state.can_bank(), game.state.can_roll()) == (True, True)  # 250, R has no entry minimum
-    game.bank()
+    game.roll("1 5 2")
+    game.keep("1 5")
+    assert game.state.turn.dice_left == 1 and game.state.can_roll() is True  # the last die may be rolled
     house = new_game("house-2009")
     house.roll("1 5 2 3 4 6")
     house.keep("1 5")
