@@ -179,7 +179,9 @@ def main(argv: list[str]) -> int:
     print(f"mutants made {len(found)}, killed {counts['killed']}, surviving {counts['survived']}", end="")
     rest = {status: count for status, count in counts.items() if status not in ("killed", "survived")}
     print("".join(f", {status} {count}" for status, count in sorted(rest.items())))
-    left = sorted(name for name, status in found.items() if status in ("survived", "no tests"))
+    # survivors first: the limit is likelier to leave mutants no fast test reached unconfirmed
+    left = sorted(name for name, status in found.items() if status == "survived")
+    left += sorted(name for name, status in found.items() if status == "no tests")
     if wider and left:
         again = confirm(left, wider, deadline)
         tally = Counter(again.values())
