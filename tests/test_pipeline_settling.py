@@ -370,17 +370,112 @@ def test_a_die_creeping_on_within_its_tolerance_is_taken_only_once_it_stops(axis
     assert centre == pytest.approx(SPOTS[1][axis] + 15.0)
 
 
-@pytest.mark.parametrize("blank", [False, True])
-def test_something_moving_in_the_picture_restarts_the_wait_for_a_wavering_die(blank: bool) -> None:
+@pytest.mark.parametrize("blank, moving, taken", [(False, True, 45), (True, True, 45), (True, False, 29)])
+def test_something_moving_in_the_picture_restarts_the_wait_for_a_wavering_die(blank: bool, moving: bool, taken: int) -> None:
     # as in the wavering test above, the second die is taken unsure after patience x settle_frames = 30
     # quiet frames (frame 29); something moving in the picture at frame 15 (over the dice, or on a frame
-    # where the blur hid them) starts the 30 again: frame 45
+    # where the blur hid them) starts the 30 again: frame 45; a frame the reader missed the dice in,
+    # with nothing moving, is still a quiet frame: frame 29
     settler = Settler(SettleParams(settle_frames=10, patience=3))
     settled = []
     for i in range(80):
         found = dice(SPOTS[:2], [2, 6 if i % 2 else 5])
         if i == 15 and blank:
             found = Detections.empty()
-        settled += [event for event in settler.update(found, frame=i, picture_moving=i == 15) if event.kind is EventKind.SETTLED]
-    assert [event.frame for event in settled] == [45]
+        settled += [event for event in settler.update(found, frame=i, picture_moving=moving and i == 15) if event.kind is EventKind.SETTLED]
+    assert [event.frame for event in settled] == [taken]
     assert settled[0].unsure.tolist() == [False, True]
+
+
+def test_a_lone_die_stays_at_rest_when_the_camera_says_the_picture_moved() -> None:
+    # one die cannot tell a camera bump from a die moving; the table's texture can: from frame 20 the
+    # picture is 30 px to the right and the caller says so on that frame
+    settler = Settler(SettleParams(settle_frames=10))
+    events = []
+    for i in range(50):
+        shift = (30.0, 0.0) if i >= 20 else (0.0, 0.0)
+        events += settler.update(dice(SPOTS[:1], [4], shift=shift), frame=i, camera=(30.0, 0.0) if i == 20 else (0.0, 0.0))
+    assert [(event.kind, event.frame) for event in events] == [(EventKind.MOVING, 1), (EventKind.SETTLED, 9)]
+    assert settler.camera_shift == (30.0, 0.0)
+    assert settler.state is TableState.STILL
+
+
+@pytest.mark.parametrize("jitter", [0.0, 1.0])
+def test_two_dice_are_enough_to_see_a_camera_bump(jitter: float) -> None:
+    # two dice left on the table (late in a turn), boxes jittering by a pixel or so as a reader's do;
+    # the camera is bumped 25 px right and 18 px up: the two dice agree on it, so it is no motion
+    rng = np.random.default_rng(7)
+    settler = Settler(SettleParams(settle_frames=10))
+    events = []
+    for i in range(60):
+        found = dice(SPOTS[:2], [2, 5], shift=(25.0, -18.0) if i >= 30 else (0.0, 0.0))
+        found = Detections(found.boxes + rng.uniform(-jitter, jitter, (2, 4)).astype(np.float32), found.values, found.confidences)
+        events += settler.update(found, frame=i)
+    assert [(event.kind, event.frame) for event in events] == [(EventKind.MOVING, 1), (EventKind.SETTLED, 9)]
+    assert settler.camera_shift == pytest.approx((25.0, -18.0), abs=1.5)
+
+
+def test_one_frame_of_dice_on_an_empty_table_is_a_ghost_however_often_it_comes() -> None:
+    ghost = dice(SPOTS[:1], [3])
+    frames = ([Detections.empty()] * 5 + [ghost]) * 6
+    assert run(Settler(), frames) == []
+
+
+def test_two_frames_of_dice_while_the_table_clears_start_the_count_again() -> None:
+    # the roll is taken at frame 9; the table is empty from frame 12; two frames of dice (20, 21) are
+    # dice again, so the 15 empty frames are counted from frame 22: cleared at frame 36
+    rest = [dice(SPOTS[:2], [1, 5])] * 12
+    frames = rest + [Detections.empty()] * 8 + rest[:2] + [Detections.empty()] * 20
+    events = run(Settler(SettleParams(settle_frames=10, clear_frames=15)), frames)
+    assert [(kind, frame) for kind, frame, _ in events] == [("moving", 1), ("settled", 9), ("cleared", 36)]
+
+
+def test_the_state_and_the_moving_event_follow_the_dice_frame_by_frame() -> None:
+    settler = Settler(SettleParams(settle_frames=10))
+    # at rest from frame 0; the 4 is pushed 20 px a frame from frame 12 to 16 and lies still from frame 16
+    shifts = [0] * 12 + [20, 40, 60, 80] + [100] * 14
+    states, events = [], []
+    for i, x in enumerate(shifts):
+        events += settler.update(dice([SPOTS[0], (SPOTS[1][0], SPOTS[1][1] + x)], [3, 4]), frame=i, time=i / 30)
+        states.append(settler.state)
+    assert states[0] is TableState.EMPTY and states[1] is TableState.MOVING and states[9] is TableState.STILL
+    assert states[12] is TableState.STILL and states[13] is TableState.MOVING and states[25] is TableState.STILL
+    # moving is told on the second frame of motion (move_frames = 2), with its frame and time
+    assert [(event.kind, event.frame, event.time) for event in events] == [
+        (EventKind.MOVING, 1, pytest.approx(1 / 30)),
+        (EventKind.SETTLED, 9, pytest.approx(9 / 30)),
+        (EventKind.MOVING, 13, pytest.approx(13 / 30)),
+        (EventKind.SETTLED, 25, pytest.approx(25 / 30)),
+    ]
+
+
+def test_a_die_moved_between_two_frames_gives_a_new_roll_told_moving_as_it_is_taken() -> None:
+    # the 4 jumps 40 px between frames 11 and 12 (one frame of motion, too short to tell): the dice lie
+    # still again from frame 12, and the new roll (frame 21) comes with its moving event, same frame and time
+    settler = Settler(SettleParams(settle_frames=10))
+    events = []
+    for i in range(30):
+        spot = (SPOTS[1][0], SPOTS[1][1] + (40.0 if i >= 12 else 0.0))
+        events += settler.update(dice([SPOTS[0], spot], [3, 4]), frame=i, time=i / 30)
+    assert [(event.kind, event.frame, event.time) for event in events] == [
+        (EventKind.MOVING, 1, pytest.approx(1 / 30)),
+        (EventKind.SETTLED, 9, pytest.approx(9 / 30)),
+        (EventKind.MOVING, 21, pytest.approx(21 / 30)),
+        (EventKind.SETTLED, 21, pytest.approx(21 / 30)),
+    ]
+
+
+def test_a_die_nudged_and_now_read_doubtfully_as_another_value_is_not_a_new_roll() -> None:
+    rest = [dice(SPOTS[:3], [2, 3, 6])] * 20
+    nudged = Detections(dice([SPOTS[0], SPOTS[1], (SPOTS[2][0] + 12, SPOTS[2][1])], [2, 3, 5]).boxes, np.array([2, 3, 5]), np.array([0.9, 0.9, 0.3]))
+    events = run(Settler(), rest + [nudged] * 30)
+    assert [(kind, roll) for kind, _, roll in events if kind == "settled"] == [("settled", [2, 3, 6])]
+
+
+def test_a_die_rolled_in_beside_a_nudged_one_is_a_new_roll() -> None:
+    # the roll is one 4 at x 100; then it lies 20 px left and another 4 lies 20 px right of where it was:
+    # both are near the old spot, but only one can be the old die
+    one = [dice([(100.0, 100.0)], [4])] * 20
+    two = [dice([(80.0, 100.0), (120.0, 100.0)], [4, 4])] * 30
+    events = run(Settler(), one + two)
+    assert [(kind, roll) for kind, _, roll in events if kind == "settled"] == [("settled", [4]), ("settled", [4, 4])]
