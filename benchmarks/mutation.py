@@ -156,6 +156,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", action="append", metavar="GLOB", help="mutate only these files (instead of --target's)")
     parser.add_argument("--tests", action="append", metavar="PATH", help="run only these tests (instead of --target's)")
     parser.add_argument("--confirm", action="append", metavar="PATH", help="confirm survivors with these tests (instead of --target's)")
+    parser.add_argument("--no-confirm", action="store_true", help="leave survivors unconfirmed (mutmut's verdict only)")
     parser.add_argument("--limit", type=float, default=3600, help="wall-clock limit for the run and the confirming, seconds (default 3600)")
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default 1: the machine is shared)")
     args = parser.parse_args(argv)
@@ -165,7 +166,7 @@ def main(argv: list[str]) -> int:
     chosen = [TARGETS[name] for name in args.target or sorted(TARGETS)]
     only = args.only or [glob for globs, _, _ in chosen for glob in globs]
     tests = args.tests or list(dict.fromkeys(test for _, paths, _ in chosen for test in paths))
-    wider = args.confirm or [path for path in dict.fromkeys(test for _, _, paths in chosen for test in paths) if path not in tests]
+    wider = [] if args.no_confirm else args.confirm or [path for path in dict.fromkeys(test for _, _, paths in chosen for test in paths) if path not in tests]
     # the mutated modules' own doctests are tests of the suite too (pytest runs them with --doctest-modules)
     tests += [str(path.relative_to(REPO)) for glob in only for path in sorted(REPO.glob(glob)) if str(path.relative_to(REPO)) not in tests]
     prepare(only, tests)

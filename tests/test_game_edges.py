@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.game import Game, Outcome, Phase
+from scorekeeper.game import Game, Outcome, Phase, describe_turn
 from scorekeeper.rules import GameOver, IllegalAction, IllegalBank, IllegalRoll, RuleSet, load_rules
 
 STARTED_AT = "2026-01-01T20:00:00+00:00"
@@ -399,3 +399,57 @@ def test_the_leaders_are_every_seat_with_the_top_score() -> None:
     game.keep("5")
     game.bank()  # Bob 50
     assert game.state.leaders() == (0, 1)
+
+
+# --------------------------------------------------------------------------- each finished turn in words
+
+
+def said(game: Game) -> str:
+    return describe_turn(game.state.history[-1], game.state)
+
+
+def test_each_way_a_turn_ends_is_told_in_words() -> None:
+    game = new_game("retail")
+    game.roll("1 5 2 3 4 6")
+    game.keep("1 5")
+    game.bank()
+    assert said(game) == "Ann banks 150: now 150."  # R: 100 + 50
+    game.roll("2 2 3 3 4 6")
+    game.farkle()
+    assert said(game) == "FARKLE! Bob loses the turn: 0."
+    stuck = new_game(stuck_rules())
+    use_all_dice_below_the_entry(stuck)
+    stuck.bank()
+    assert said(stuck) == "Ann scored every die without getting on the board: the turn ends with nothing."
+    won = new_game("house-2009")
+    won.roll("4 4 4 4 4 4")
+    won.keep("4 4 4 4 4 4")
+    assert said(won) == "Six of a kind! Ann wins the game on the spot."
+
+
+def test_the_farkle_penalty_in_words_paid_or_taking_nothing() -> None:
+    # the variant: "Three Farkles in a row costs you 1,000 points", never below zero by default
+    game = new_game(load_rules("retail", variants=["three-farkle-penalty"]))
+    game.roll("1 1 1 5 2 3")
+    game.keep("1 1 1 5")
+    game.bank()  # Ann: R three 1s 1,000 + 50 = 1,050
+    for turn in range(5):
+        game.roll("2 2 3 3 4 6")
+        game.farkle()  # Bob, Ann, Bob, Ann, Bob
+        if turn == 4:
+            assert said(game) == (
+                "FARKLE! Bob loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing, "
+                "and the count starts again: 0."
+            )
+    game.roll("2 2 3 3 4 6")
+    game.farkle()  # Ann's third in a row
+    assert said(game) == "FARKLE! Ann loses the turn and pays the 1,000 penalty: 50."
+
+
+def test_farkle_cards_banked_are_told_with_the_turn() -> None:
+    game = new_game("flip")
+    game.farkle()  # Ann draws a Farkle card
+    game.farkle()  # Bob too
+    game.enter_points(1000)
+    game.bank()  # F: each Farkle card held adds 100 at the next bank
+    assert said(game) == "Ann banks 1,100 (with 100 for Farkle cards): now 1,100."
