@@ -479,3 +479,17 @@ def test_a_die_rolled_in_beside_a_nudged_one_is_a_new_roll() -> None:
     two = [dice([(80.0, 100.0), (120.0, 100.0)], [4, 4])] * 30
     events = run(Settler(), one + two)
     assert [(kind, roll) for kind, _, roll in events if kind == "settled"] == [("settled", [4]), ("settled", [4, 4])]
+
+
+def test_a_readers_jitter_of_a_pixel_on_small_dice_does_not_hold_the_roll() -> None:
+    # four 16 px dice, each box edge jittering up to a pixel a frame (a reader on a far camera): the
+    # creep check (half the drift tolerance: 1.2 px here) must not take that for creeping, so
+    # the roll is taken on the first full still window, frame 13, whatever the jitter's draw
+    taken = []
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        settler = Settler()
+        frames = [dice(SPOTS, [1, 2, 3, 4], size=16.0) for _ in range(40)]
+        frames = [Detections(found.boxes + rng.uniform(-1, 1, (4, 4)).astype(np.float32), found.values, found.confidences) for found in frames]
+        taken.append(next(frame for frame, found in enumerate(frames) for event in settler.update(found, frame=frame) if event.kind is EventKind.SETTLED))
+    assert taken == [13] * 10
