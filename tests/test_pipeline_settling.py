@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge
+from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge, one_box_per_die
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
@@ -493,3 +493,22 @@ def test_a_readers_jitter_of_a_pixel_on_small_dice_does_not_hold_the_roll() -> N
         frames = [Detections(found.boxes + rng.uniform(-1, 1, (4, 4)).astype(np.float32), found.values, found.confidences) for found in frames]
         taken.append(next(frame for frame, found in enumerate(frames) for event in settler.update(found, frame=frame) if event.kind is EventKind.SETTLED))
     assert taken == [13] * 10
+
+
+def test_a_lone_die_read_twice_is_one_die() -> None:
+    # the reader's second box on the only die on the table, mostly inside the first (the docstring's
+    # three-box example, with the third die gone): one die, the likelier read
+    twice = Detections(np.array([[10, 10, 50, 50], [16, 14, 54, 52]], np.float32), np.array([2, 3]), np.array([0.6, 0.9]))
+    assert one_box_per_die(twice).values.tolist() == [3]
+    apart = Detections(np.array([[10, 10, 50, 50], [52, 10, 92, 50]], np.float32), np.array([2, 5]), np.array([0.9, 0.8]))
+    assert one_box_per_die(apart).values.tolist() == [2, 5]
+
+
+def test_each_event_reads_as_one_line_of_the_watch_commands_text() -> None:
+    settler = Settler(SettleParams(settle_frames=10))
+    found = Detections(dice(SPOTS[:2], [3, 5]).boxes, np.array([3, 5]), np.array([0.9, 0.3]))
+    events = [event for i in range(10) for event in settler.update(found, frame=i, time=i / 30)]
+    assert [str(event) for event in events] == [
+        "    0.03s  frame      1  moving",
+        "    0.30s  frame      9  settled  3 5?",  # the 5 read at 0.3 is unsure: a question mark
+    ]
