@@ -109,3 +109,30 @@ def test_a_title_in_any_language_survives_the_round_trip() -> None:
     rules = load_rules("retail", overrides={"title": "Règles de la maison"})  # type: ignore[dict-item]
     text = rules_to_toml(rules)
     assert 'title = "Règles de la maison"' in text
+
+
+def test_the_end_takes_targets_up_to_a_million() -> None:
+    assert changed("end", target=1_000_000).end.target == 1_000_000  # above the 100,000 of other points
+    message = refused("end", target=1_000_050)
+    assert message == f"{CHANGED}: [end] target = 1000050: expected a whole number of points >= 0, a multiple of 50, at most 1,000,000"
+
+
+def test_a_rules_file_is_named_by_its_name_field_or_else_by_its_file_name(tmp_path: Path) -> None:
+    named = tmp_path / "ours.toml"
+    named.write_text(f'name = "{"k" * 200}"\n', encoding="utf-8")
+    assert load_rules(named).name == "k" * 200
+    plain = tmp_path / "kitchen.toml"
+    plain.write_text('base = "house-2009"\n', encoding="utf-8")
+    assert load_rules(plain).name == "kitchen"
+
+
+def test_a_rules_file_is_found_by_any_path_that_looks_like_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "ours.toml").write_text('title = "Ours"\n', encoding="utf-8")
+    (tmp_path / "house_rules").write_text('title = "House"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert load_rules("ours.toml").title == "Ours"  # a .toml name in the current folder
+    assert load_rules(f"{tmp_path}/house_rules").title == "House"  # a path without the .toml ending
+    assert load_rules(tmp_path / "house_rules").title == "House"
+    with pytest.raises(RuleFileError) as caught:
+        load_rules(f"{tmp_path}/missing.toml")
+    assert "rules file" in str(caught.value) and "missing.toml" in str(caught.value)
