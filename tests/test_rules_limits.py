@@ -72,7 +72,8 @@ def test_a_title_too_long_or_not_text_is_refused() -> None:
     for title in ("T" * 201, 5):
         with pytest.raises(RuleFileError) as caught:
             load_rules("retail", overrides={"title": title})  # type: ignore[dict-item]
-        assert str(caught.value).endswith("expected text of at most 200 characters")
+        assert str(caught.value).startswith(f"{CHANGED}: title = ")
+        assert str(caught.value).endswith(": expected text of at most 200 characters")
 
 
 @pytest.mark.parametrize("field", ["one", "five", "three_ones", "three_of_a_kind"])
@@ -136,3 +137,16 @@ def test_a_rules_file_is_found_by_any_path_that_looks_like_one(tmp_path: Path, m
     with pytest.raises(RuleFileError) as caught:
         load_rules(f"{tmp_path}/missing.toml")
     assert "rules file" in str(caught.value) and "missing.toml" in str(caught.value)
+
+
+def test_a_rules_file_with_a_name_too_long_or_an_unknown_field_is_refused(tmp_path: Path) -> None:
+    long = tmp_path / "long.toml"
+    long.write_text(f'name = "{"k" * 201}"\n', encoding="utf-8")
+    with pytest.raises(RuleFileError) as caught:
+        load_rules(long)
+    assert str(caught.value).endswith("is longer than 200 characters") and "k" * 50 in str(caught.value)
+    odd = tmp_path / "odd.toml"
+    odd.write_text('colour = "red"\n', encoding="utf-8")
+    with pytest.raises(RuleFileError) as caught:
+        load_rules(odd)
+    assert str(caught.value) == f"{odd}: unknown field colour; allowed at the top: base, title, kind, [scoring], [turn], [end]"
