@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import KindValue, RuleFileError, load_rules, rules_to_toml
+from scorekeeper.rules import KindValue, RuleFileError, load_rules, rules_to_toml, variant_names
 
 CHANGED = "preset 'retail' with changed options"
 
@@ -150,3 +150,13 @@ def test_a_rules_file_with_a_name_too_long_or_an_unknown_field_is_refused(tmp_pa
     with pytest.raises(RuleFileError) as caught:
         load_rules(odd)
     assert str(caught.value) == f"{odd}: unknown field colour; allowed at the top: base, title, kind, [scoring], [turn], [end]"
+
+
+def test_each_variant_is_offered_with_the_rule_it_changes_in_words() -> None:
+    # what the setup dialog lists beside each variant: its own words, not a placeholder
+    described = variant_names()
+    assert "2,500" in described["straight-2500"]
+    assert "500" in described["entry-500"] and "board" in described["entry-500"]
+    assert "1,000" in described["three-farkle-penalty"]
+    assert "double" in described["doubling"]
+    assert "last lap" in described["extend-final-lap"]
