@@ -1,7 +1,7 @@
 """Mutation testing: how many small deliberate bugs in the code players rely on the tests catch.
 
     python benchmarks/mutation.py [--target NAME ...] [--only GLOB ...] [--tests PATH ...]
-                                  [--confirm PATH ...] [--limit SECONDS] [--max-children N]
+                                  [--confirm PATH ... | --no-confirm] [--limit SECONDS] [--max-children N]
 
 Runs mutmut (the ``mutation`` extra: ``pip install -e '.[mutation]'``) in a scratch copy of the
 checkout, ``build/mutation``, at the lowest CPU priority and under a wall-clock limit, then prints
@@ -14,6 +14,9 @@ runs, films) make that crawl for every survivor. So each target names fast tests
 slower ones to ``--confirm`` with: each survivor (and each mutant no fast test reached) is run once
 more against them, all of them, with the mutant switched on; one that fails there is reported as
 killed by them, and only the rest are survivors.
+
+Not seen by any run: decorated functions (mutmut leaves properties unmutated) and code a test reaches
+only in a subprocess (mutmut maps tests to functions in the test's own process).
 """
 
 from __future__ import annotations
