@@ -17,6 +17,14 @@ def changed(section: str, **fields: Any) -> Any:
     return load_rules("retail", overrides={section: fields})
 
 
+def file_refused(path: Path, text: str) -> str:
+    """The refusal of a rules file holding ``text``."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RuleFileError) as caught:
+        load_rules(path)
+    return str(caught.value)
+
+
 def refused(section: str, **fields: Any) -> str:
     with pytest.raises(RuleFileError) as caught:
         changed(section, **fields)
@@ -100,10 +108,8 @@ def test_a_kind_value_is_read_from_text_or_a_number() -> None:
 
 def test_a_rules_file_based_on_an_unknown_preset_is_refused_naming_the_presets(tmp_path: Path) -> None:
     unknown = tmp_path / "ours.toml"
-    unknown.write_text('base = "retial"\n', encoding="utf-8")
-    with pytest.raises(RuleFileError) as caught:
-        load_rules(unknown)
-    assert str(caught.value) == f"{unknown}: base = 'retial': expected one of flip, house-2009, pocket, retail"
+    message = file_refused(unknown, 'base = "retial"\n')
+    assert message == f"{unknown}: base = 'retial': expected one of flip, house-2009, pocket, retail"
 
 
 def test_a_title_in_any_language_survives_the_round_trip() -> None:
@@ -140,16 +146,11 @@ def test_a_rules_file_is_found_by_any_path_that_looks_like_one(tmp_path: Path, m
 
 
 def test_a_rules_file_with_a_name_too_long_or_an_unknown_field_is_refused(tmp_path: Path) -> None:
-    long = tmp_path / "long.toml"
-    long.write_text(f'name = "{"k" * 201}"\n', encoding="utf-8")
-    with pytest.raises(RuleFileError) as caught:
-        load_rules(long)
-    assert str(caught.value).endswith("is longer than 200 characters") and "k" * 50 in str(caught.value)
+    message = file_refused(tmp_path / "long.toml", f'name = "{"k" * 201}"\n')
+    assert message.endswith("is longer than 200 characters") and "k" * 50 in message
     odd = tmp_path / "odd.toml"
-    odd.write_text('colour = "red"\n', encoding="utf-8")
-    with pytest.raises(RuleFileError) as caught:
-        load_rules(odd)
-    assert str(caught.value) == f"{odd}: unknown field colour; allowed at the top: base, title, kind, [scoring], [turn], [end]"
+    message = file_refused(odd, 'colour = "red"\n')
+    assert message == f"{odd}: unknown field colour; allowed at the top: base, title, kind, [scoring], [turn], [end]"
 
 
 def test_each_variant_is_offered_with_the_rule_it_changes_in_words() -> None:
