@@ -12,6 +12,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from scorekeeper.game import Action, Banked, DiceRolled, Farkled, Game, Kept, Phase, event_to_dict
@@ -45,6 +46,18 @@ def next_step(game: Game) -> str | Action:
     return DiceRolled(Dice(rng.randint(1, 6) for _ in range(turn.dice_left)))
 
 
+def take_next_step(game: Game, rolled: Callable[[DiceRolled], Action] = lambda roll: roll) -> None:
+    """Take the step this seeded player takes now; a roll goes through ``rolled`` first."""
+    step = next_step(game)
+    if step == "undo":
+        game.undo()
+    elif step == "redo":
+        game.redo()
+    else:
+        assert not isinstance(step, str)
+        game.act(rolled(step) if isinstance(step, DiceRolled) else step)
+
+
 def main() -> int:
     path = Path(sys.argv[1])
     pause = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
@@ -58,14 +71,7 @@ def main() -> int:
     print(READY, flush=True)
     while not game.state.over:
         shown = len(game.events)
-        step = next_step(game)
-        if step == "undo":
-            game.undo()
-        elif step == "redo":
-            game.redo()
-        else:
-            assert not isinstance(step, str)
-            game.act(step)
+        take_next_step(game)
         for event in game.events[shown:]:
             print(json.dumps(event_to_dict(event)), flush=True)
         if pause:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from journal_player import PLAYERS, next_step  # noqa: E402
+from journal_player import PLAYERS, take_next_step  # noqa: E402
 
 from scorekeeper.cli import main  # noqa: E402
 from scorekeeper.cli.play import Session, prompt  # noqa: E402
@@ -190,19 +190,15 @@ def journal_child(path: Path) -> Callable[[], int]:
             game = Game.new(load_rules("retail"), PLAYERS, target=10000, started_at=STARTED_AT, sink=Journal.create(path).write)
             for event in game.events:
                 print(json.dumps(event_to_dict(event)))
+
+        def pictured(roll: DiceRolled) -> DiceRolled:
+            """The roll as the camera took it, its picture (seeded by the game's length) kept first."""
+            picture = random.Random(len(game.events)).randbytes(PICTURE_BYTES)
+            return replace(roll, source="camera", photo=write_photo(path, picture))
+
         while not game.state.over:
             shown = len(game.events)
-            step = next_step(game)
-            if step == "undo":
-                game.undo()
-            elif step == "redo":
-                game.redo()
-            elif isinstance(step, DiceRolled):
-                picture = random.Random(len(game.events)).randbytes(PICTURE_BYTES)
-                game.act(replace(step, source="camera", photo=write_photo(path, picture)))
-            else:
-                assert not isinstance(step, str)
-                game.act(step)
+            take_next_step(game, pictured)
             for event in game.events[shown:]:
                 print(json.dumps(event_to_dict(event)))
         return 0
