@@ -9,7 +9,9 @@ Enter there adds the points.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRegularExpression, Qt, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QRegularExpression, Qt, Signal, SignalInstance
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QRegularExpressionValidator
 from PySide6.QtWidgets import QLineEdit, QSpinBox, QWidget
 
@@ -53,6 +55,19 @@ def is_enter(event: QKeyEvent) -> bool:
     return Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
 
+def take_key(event: QKeyEvent, command: SignalInstance, submit: Callable[[], None]) -> bool:
+    """Act on a key press an entry does not type: a command key is sent on through ``command``,
+    Enter calls ``submit``. False for any other key (the entry types it as usual)."""
+    step = command_of(event)
+    if step is not None:
+        command.emit(step)
+        return True
+    if is_enter(event):
+        submit()
+        return True
+    return False
+
+
 class DiceEntry(QLineEdit):
     """The line the dice are typed into; command keys are passed on, never typed."""
 
@@ -70,14 +85,8 @@ class DiceEntry(QLineEdit):
         self.setFont(font)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        command = command_of(event)
-        if command is not None:
-            self.command.emit(command)
-            return
-        if is_enter(event):
-            self.submitted.emit(self.text())
-            return
-        super().keyPressEvent(event)
+        if not take_key(event, self.command, lambda: self.submitted.emit(self.text())):
+            super().keyPressEvent(event)
 
 
 class PointsEntry(QSpinBox):
@@ -99,15 +108,12 @@ class PointsEntry(QSpinBox):
         self.selectAll()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        command = command_of(event)
-        if command is not None:
-            self.command.emit(command)
-            return
-        if is_enter(event):
-            self.interpretText()
-            self.submitted.emit(self.value())
-            return
-        super().keyPressEvent(event)
+        if not take_key(event, self.command, self._submit):
+            super().keyPressEvent(event)
+
+    def _submit(self) -> None:
+        self.interpretText()
+        self.submitted.emit(self.value())
 
 
 def parse_correction(text: str) -> tuple[int | None, int | None]:
