@@ -148,6 +148,11 @@ class Journal:
         path = Path(path)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise JournalError(f"{path}: cannot start a journal: {path.parent} is a file, not a folder") from None
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot start a journal: cannot make its folder ({exc.strerror or exc})") from None
+        try:
             handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
         except FileExistsError:
             raise JournalError(f"{path}: a journal is already there; open it to go on with that game") from None
