@@ -1,0 +1,122 @@
+"""Each kind of game event as the journal and saved games hold it: read back field for field, and
+every malformed line refused with a message that quotes it and names the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekeeper.game import (
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    EventFormatError,
+    Farkled,
+    GameStarted,
+    Kept,
+    PlayerAdded,
+    PointsEntered,
+    Redone,
+    Undone,
+    event_from_dict,
+    event_to_dict,
+)
+from scorekeeper.rules import Dice, load_rules
+
+PHOTO = "ab" * 32
+KNOWN = "started, player, rolled, corrected, kept, points, banked, farkled, undo, redo"
+
+
+@pytest.mark.parametrize(
+    "line, event",
+    [
+        ({"type": "player", "name": "Zoë"}, PlayerAdded("Zoë")),
+        ({"type": "rolled", "dice": [6, 1, 5], "source": "camera", "photo": PHOTO}, DiceRolled(Dice([1, 5, 6]), "camera", PHOTO)),
+        ({"type": "rolled", "dice": [2, 2]}, DiceRolled(Dice([2, 2]), "typed", None)),
+        ({"type": "corrected", "was": 3, "now": 5, "picture": "tap-1.png", "photo": PHOTO}, DieCorrected(3, 5, "tap-1.png", PHOTO)),
+        ({"type": "corrected", "was": None, "now": 4}, DieCorrected(None, 4, None, None)),
+        ({"type": "corrected", "was": 2}, DieCorrected(2, None, None, None)),
+        ({"type": "kept", "dice": [5, 1]}, Kept(Dice([1, 5]))),
+        ({"type": "points", "points": 350, "note": "the card"}, PointsEntered(350, "the card")),
+        ({"type": "points", "points": -500}, PointsEntered(-500, "")),
+        ({"type": "banked"}, Banked()),
+        ({"type": "farkled"}, Farkled()),
+        ({"type": "undo"}, Undone()),
+        ({"type": "redo"}, Redone()),
+    ],
+)
+def test_each_kind_of_line_reads_back_as_its_event(line: dict[str, Any], event: object) -> None:
+    assert event_from_dict(line) == event
+
+
+def test_a_start_reads_back_with_its_whole_rules_target_and_time() -> None:
+    rules = load_rules("house-2009")
+    line = {**event_to_dict(GameStarted(rules, 5000, "2026-12-05T20:15:00+01:00")), "target": 7500}
+    event = event_from_dict(line)
+    assert event == GameStarted(rules, 7500, "2026-12-05T20:15:00+01:00")
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ([1, 2], f"not a game event: [1, 2]; known types: {KNOWN}"),
+        ({"type": "rolls"}, f"not a game event: {{'type': 'rolls'}}; known types: {KNOWN}"),
+        ({"dice": [1]}, f"not a game event: {{'dice': [1]}}; known types: {KNOWN}"),
+        ({"type": "player"}, "event {'type': 'player'}: field 'name' is missing or of the wrong type"),
+        ({"type": "player", "name": 7}, "event {'type': 'player', 'name': 7}: field 'name' is missing or of the wrong type"),
+        ({"type": "rolled", "dice": "1 2 3"}, "event {'type': 'rolled', 'dice': '1 2 3'}: field 'dice' is missing or of the wrong type"),
+        ({"type": "kept", "dice": None}, "event {'type': 'kept', 'dice': None}: field 'dice' is missing or of the wrong type"),
+        ({"type": "points", "points": True}, "event {'type': 'points', 'points': True}: field 'points' is missing or of the wrong type"),
+        ({"type": "points", "points": 2.5}, "event {'type': 'points', 'points': 2.5}: field 'points' is missing or of the wrong type"),
+        ({"type": "corrected", "was": "3", "now": 5}, "event {'type': 'corrected', 'was': '3', 'now': 5}: field 'was' must be a face 1-6 or null"),
+        ({"type": "corrected", "was": 3, "now": True}, "event {'type': 'corrected', 'was': 3, 'now': True}: field 'now' must be a face 1-6 or null"),
+    ],
+)
+def test_a_malformed_line_is_refused_quoting_it_and_naming_the_field(line: Any, message: str) -> None:
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("picture", ["", "a/b.png", "a\\b.png", ".", "..", 5])
+def test_a_correction_whose_picture_is_not_a_plain_file_name_is_refused(picture: object) -> None:
+    line = {"type": "corrected", "was": 3, "now": 5, "picture": picture}
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    assert str(refused.value) == f"event {line!r}: field 'picture' must be a file name (no folder) or absent"
+
+
+@pytest.mark.parametrize("kind", ["rolled", "corrected"])
+@pytest.mark.parametrize("photo", ["AB" * 32, "ab" * 31, "ab" * 32 + "c", "../" + "a" * 61, 7])
+def test_a_roll_picture_that_is_not_a_sha256_name_is_refused(kind: str, photo: object) -> None:
+    line: dict[str, Any] = {"type": kind, "dice": [1, 2], "photo": photo} if kind == "rolled" else {"type": kind, "was": 1, "now": 2, "photo": photo}
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    message = str(refused.value)
+    assert message.startswith(f"event {{'type': '{kind}', ")
+    assert message.endswith(": field 'photo' must be a picture's SHA-256 (64 hex digits) or absent")
+
+
+@pytest.mark.parametrize(
+    "line, field",
+    [
+        ({"type": "started", "target": 10000, "started_at": "2026-12-05T20:15:00+00:00"}, "rules"),
+        ({"type": "started", "rules": {}, "started_at": "2026-12-05T20:15:00+00:00"}, "target"),
+        ({"type": "started", "rules": {}, "target": 10000, "started_at": 1}, "started_at"),
+    ],
+)
+def test_a_start_missing_a_field_is_refused_naming_it(line: dict[str, Any], field: str) -> None:
+    table = event_to_dict(GameStarted(load_rules("retail"), 10000, ""))["rules"]
+    line = {**line, "rules": table} if "rules" in line else line
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    assert str(refused.value).endswith(f": field {field!r} is missing or of the wrong type")
+
+
+def test_dice_no_game_can_roll_are_refused_quoting_the_line() -> None:
+    line = {"type": "rolled", "dice": [1, 7]}
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    assert str(refused.value).startswith("event {'type': 'rolled', 'dice': [1, 7]}: ")
+    assert "7" in str(refused.value).removeprefix("event {'type': 'rolled', 'dice': [1, 7]}: ")
