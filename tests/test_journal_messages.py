@@ -199,6 +199,29 @@ def test_a_journal_that_cannot_be_started_or_opened_says_where_and_why(tmp_path:
     assert str(refused.value) == f"{tmp_path / 'gone.jsonl'}: cannot open the journal: No such file or directory"
 
 
+def test_a_journal_file_the_system_will_not_create_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_open = os.open
+    path = tmp_path / "g.jsonl"
+
+    def refuse_the_journal(name: Any, *args: Any) -> int:
+        if Path(name) == path:
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *args)
+
+    monkeypatch.setattr(os, "open", refuse_the_journal)
+    with pytest.raises(JournalError) as refused:
+        Journal.create(path)
+    assert str(refused.value) == f"{path}: cannot start a journal: Permission denied"
+
+
+def test_a_long_last_line_cut_off_while_written_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    lines = started(path)
+    rebuilt = '{"type":"rebuilt","events":[' + ",".join(line.strip() for line in lines[1:]) + "]}\n"
+    damage = damage_of(path, [*lines, rebuilt[:-10]])
+    assert (damage.line, damage.reason) == (6, "the line was cut off while it was being written")
+
+
 def test_a_journal_reopened_to_go_on_writes_to_its_own_file(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     started(path)
