@@ -471,7 +471,12 @@ def test_the_serve_command_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_
     journal.close()
     env = {**os.environ, "SCOREKEEPER_HOME": str(tmp_path / "home")}
     command = [sys.executable, "-m", "scorekeeper", "serve", str(journal.path), "--host", LOCAL]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    # Ctrl+C as at a terminal, even where the suite was started in the background (a shell then
+    # starts it, and every child, with SIGINT ignored)
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
