@@ -15,6 +15,7 @@ from scorekeeper.game import Game
 from scorekeeper.game.journal import (
     STALE_SECONDS,
     Journal,
+    default_home,
     games_folder,
     new_journal_path,
     unfinished_games,
@@ -131,3 +132,17 @@ def test_journals_are_named_by_the_local_time_they_start_and_never_share_a_name(
         "games/2026-03-07_21-05-09-3.jsonl",
         "games/2026-03-07_21-05-09-4.jsonl",
     ]
+
+
+def test_games_live_in_the_home_the_environment_names_else_the_users_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "ann"))
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "club"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_home() == tmp_path / "club"
+    monkeypatch.setenv("SCOREKEEPER_HOME", "")
+    assert default_home() == tmp_path / "data" / "scorekeeper"
+    monkeypatch.delenv("SCOREKEEPER_HOME")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_home() == tmp_path / "ann" / ".local" / "share" / "scorekeeper"
