@@ -98,17 +98,9 @@ def test_a_roll_picture_that_is_not_a_sha256_name_is_refused(kind: str, photo: o
     assert message.endswith(": field 'photo' must be a picture's SHA-256 (64 hex digits) or absent")
 
 
-@pytest.mark.parametrize(
-    "line, field",
-    [
-        ({"type": "started", "target": 10000, "started_at": "2026-12-05T20:15:00+00:00"}, "rules"),
-        ({"type": "started", "rules": {}, "started_at": "2026-12-05T20:15:00+00:00"}, "target"),
-        ({"type": "started", "rules": {}, "target": 10000, "started_at": 1}, "started_at"),
-    ],
-)
-def test_a_start_missing_a_field_is_refused_naming_it(line: dict[str, Any], field: str) -> None:
-    table = event_to_dict(GameStarted(load_rules("retail"), 10000, ""))["rules"]
-    line = {**line, "rules": table} if "rules" in line else line
+@pytest.mark.parametrize("field, value", [("rules", None), ("target", None), ("target", "10000"), ("started_at", 1)])
+def test_a_start_missing_a_field_is_refused_naming_it(field: str, value: object) -> None:
+    line = {**event_to_dict(GameStarted(load_rules("retail"), 10000, "2026-12-05T20:15:00+00:00")), field: value}
     with pytest.raises(EventFormatError) as refused:
         event_from_dict(line)
     assert str(refused.value).endswith(f": field {field!r} is missing or of the wrong type")

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.game import Game, SaveFileError, load_game, save_game
+from scorekeeper.game import EventSink, Game, SaveFileError, load_game, save_game
 from scorekeeper.game.journal import Journal
 from scorekeeper.game.resume import UnfinishedGame, summarise
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import load_rules
 
 
-def two_player_game(sink: object = None) -> Game:
-    game = Game.new(load_rules("retail"), ["Ann", "Bob"], started_at="2026-12-05T20:15:00+00:00", sink=sink)  # type: ignore[arg-type]
+def two_player_game(sink: EventSink | None = None) -> Game:
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"], started_at="2026-12-05T20:15:00+00:00", sink=sink)
     game.roll("1 1 1 5 2 3")
     game.keep("1 1 1 5")
     game.roll("1 5")
