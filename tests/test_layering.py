@@ -142,5 +142,5 @@ def test_the_layered_packages_are_there() -> None:
     assert (PACKAGE / "synthetic" / "render.py").is_file()
     assert {"dataset.py", "assessment.py", "score.py", "samples.py", "classical.py"} <= {path.name for path in (PACKAGE / "evaluation").glob("*.py")}
     assert {path.name for path in (PACKAGE / "vision").glob("*.py")} == {
-        "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py"
-    }, "vision/ keeps what reads a frame (and the players' corrections kept for training)"
+        "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py", "table_head.py", "table_memory.py"
+    }, "vision/ keeps what reads a frame (the players' corrections kept for training, and what a table taught the reader)"

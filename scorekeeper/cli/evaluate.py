@@ -34,10 +34,28 @@ def add_parser(commands: Any) -> None:
         "--dice", action="store_true", help="tell the reader how many dice each photo holds (the labelled count), as a game does"
     )
     parser.add_argument("--failures", type=int, default=20, metavar="N", help="list at most N images not read exactly (default 20)")
+    parser.add_argument(
+        "--learn", type=_count, metavar="K",
+        help="the table learns: in each seeded order of each table's photos (each group where the split file names groups), "
+        "the first K teach it as confirmed rolls and the rest are scored (0: the cold read)",
+    )
+    parser.add_argument("--seeds", type=_count, default=5, metavar="N", help="orders of the photos with --learn (default 5)")
     parser.set_defaults(run=run)
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is below 0")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.learn is not None:
+        return run_learning(args)
     from scorekeeper.evaluation.assessment import groups_in, score_groups
     from scorekeeper.evaluation.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
@@ -86,4 +104,55 @@ def run(args: argparse.Namespace) -> int:
         print(f"not read exactly ({len(score.failures)}):")
         for line in score.failures[: args.failures]:
             print(f"  {line}")
+    return 0
+
+
+def run_learning(args: argparse.Namespace) -> int:
+    """``--learn K``: the table taught by its first K photos in each of ``--seeds`` orders."""
+    from scorekeeper.evaluation.assessment import groups_in
+    from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
+    from scorekeeper.evaluation.learning import learn_and_score, read_photo, tables_of
+    from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
+
+    if args.seeds < 1:
+        print("scorekeeper evaluate: --seeds must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        items = load_dataset(args.dataset, Path(args.split[0]), args.split[1]) if args.split else load_dataset(args.dataset)
+        if not args.as_labelled:
+            items = with_label_fixes(items, args.dataset)[0]
+        reader = OnnxDiceReader(args.model)
+        if args.learn and not reader.can_learn:
+            print(f"scorekeeper evaluate: the pip reader in {reader.files.pips} gives no embedding, so a table cannot learn with it", file=sys.stderr)
+            return 2
+        split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
+        tables = tables_of(items, groups_in(split_file))
+        results = {}
+        for name, photos in sorted(tables.items()):
+            if args.learn >= len(photos):
+                print(f"scorekeeper evaluate: table {name or args.dataset.name!r} has {len(photos)} photos; --learn {args.learn} leaves none to score", file=sys.stderr)
+                return 2
+            read = [read_photo(reader, item, args.dice, number) for number, item in enumerate(photos)]
+            results[name] = learn_and_score(reader, read, args.learn, args.seeds, args.dice)
+    except (ValueError, ReaderError) as exc:
+        print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
+        return 2
+    if not items:
+        print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
+        return 2
+    if args.json:
+        whole = results.pop("", None)
+        body = whole.to_json() if whole is not None else {}
+        groups = {"groups": {name: result.to_json() for name, result in results.items()}} if results else {}
+        print(json.dumps({"dataset": str(args.dataset), "dice_told": args.dice, **body, **groups}))
+        return 0
+    how = "told how many dice each photo holds" if args.dice else "read blind"
+    print(f"{args.dataset}: the first {args.learn} photos of each table teach it, the rest are scored; mean of {args.seeds} orders, {how}")
+    print("table                 photos   right, nothing asked   asked   wrong, nothing asked   learned head used")
+    for name, result in sorted(results.items()):
+        photos = result.seeds[0].images if result.seeds else 0
+        print(
+            f"  {name or args.dataset.name:<20}{photos:5d}   {result.mean('right_unasked_share'):20.1%}   {result.mean('asked_share'):5.1%}"
+            f"   {result.mean('wrong_unasked_share'):20.1%}   {result.head_used} of {len(result.seeds)} orders"
+        )
     return 0

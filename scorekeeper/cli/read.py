@@ -4,7 +4,8 @@ With ``--json``, one line per image (a contract other tools read):
 ``{"image": PATH, "width": W, "height": H, "dice": [{"box": [x0, y0, x1, y1], "value": 1-6,
 "confidence": C, "unsure": bool}], "roll": [sorted values]}`` (with ``--dice N`` also
 ``"dropped": [[x0, y0, x1, y1], ...]``, the finds left out as least likely to be dice), or ``{"image": PATH, "error": "..."}``
-for an image that cannot be read; the others go on and the exit status is 1.
+for an image that cannot be read; the others go on and the exit status is 1. ``--profile`` reads
+with what that table has learned, where the safety rule lets it (a line on stderr says which).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def add_parser(commands: Any) -> None:
         type=_dice_count,
         metavar="N",
         help="how many dice are on the table: keep the N finds likeliest to be dice and report the rest as dropped (default: read blind)",
+    )
+    parser.add_argument(
+        "--profile", type=Path, metavar="PROFILE",
+        help="read with what the table of this calibration profile has learned (its PROFILE.table.npz beside it, or that file itself)",
     )
     parser.add_argument("images", nargs="+", type=Path, metavar="IMAGE", help="image files (PNG, JPEG, ...)")
     parser.set_defaults(run=run)
@@ -66,9 +71,14 @@ def run(args: argparse.Namespace) -> int:
     from scorekeeper.vision.images import load_frame
     from scorekeeper.vision.reader import ModelError, OnnxDiceReader, ReaderError
 
+    from scorekeeper.vision.table_memory import TableFileError, learned_reader
+
     try:
         reader = OnnxDiceReader(args.model)
-    except ModelError as exc:
+        if args.profile is not None:
+            note = learned_reader(reader, args.profile)
+            print(f"scorekeeper read: {note}", file=sys.stderr)
+    except (ModelError, TableFileError) as exc:
         print(f"scorekeeper read: {exc}", file=sys.stderr)
         return 2
     failed = 0

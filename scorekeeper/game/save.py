@@ -68,8 +68,8 @@ def new_file_mode() -> int:
     return 0o666 & ~_UMASK
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` all at once: readers see the old file or the new, never half.
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (or bytes) all at once: readers see the old file or the new, never half.
     The file gets the user's normal mode (see :func:`new_file_mode`). Temporary files of ``path``
     that a killed earlier write left behind are removed first.
     """
@@ -79,8 +79,8 @@ def write_atomically(path: Path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(handle, new_file_mode())
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

@@ -122,6 +122,11 @@ class DiceOnTable:
         copy.set_die(box, face)
         return copy
 
+    @property
+    def tapped_away(self) -> list[Box]:
+        """The boxes of finds read as dice that a tap said are no die."""
+        return [box for box in self.read_boxes if box not in self.boxes]
+
     def set_die(self, box: Box, face: int | None) -> None:
         """Make the die at ``box`` show ``face``; None: no die there (not a die, or a missed die undone)."""
         if box in self.boxes:
@@ -205,6 +210,10 @@ class TableSession:
         """The dice the camera finds outside the rolling area now."""
         self.expected: int | None = None
         """Dice the game expects thrown next: 0 none now, None no dice game on."""
+        self.on_confirmed: Callable[[DiceOnTable], None] = lambda dice: None
+        """Called with each roll taken by the camera that the game moved on from without undoing
+        it: the players confirmed its dice as they now stand (taps included); the table learns them."""
+        self._taken_at: tuple[int, int, int] = (0, 0, 0)
         self.game_changed()
         self.on_change = on_change or self.on_change
         self.on_expect = on_expect or self.on_expect
@@ -239,6 +248,8 @@ class TableSession:
         if self.pending is not None and (state is None or state.phase is not Phase.TO_ROLL):
             self.pending = None
         if self.taken is not None and (state is None or state.phase is not Phase.TO_KEEP):
+            if self._kept_on(state):
+                self.on_confirmed(self.taken)
             self.taken = None
         turn = state.turn if state is not None else None
         if self.taken is not None and not self._tapping and turn is not None and turn.roll is not None:
@@ -248,6 +259,17 @@ class TableSession:
             self.prompt = ""
         self._expect()
         self.on_change()
+
+    def _kept_on(self, state: GameState | None) -> bool:
+        """Whether the game moved on from the roll taken (a keep, a bank, a Farkle) rather than undoing it."""
+        if state is None:
+            return False
+        history, rolls, game = self._taken_at
+        if game != id(self.play.game):
+            return False
+        if len(state.history) != history:
+            return len(state.history) > history
+        return state.turn is not None and len(state.turn.rolls) >= rolls
 
     def _expect(self) -> None:
         state = self.state
@@ -360,6 +382,8 @@ class TableSession:
             self.pictures.follow(self.play.game, step, dice, box)
         dice.corrections.clear()
         dice.unsure = [False] * len(dice.values)
+        state = self.state
+        self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, id(self.play.game))
         self.taken = dice
         self.on_table = True
         self._moved = False

@@ -23,6 +23,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_repeats, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.training.manifest import update_manifest, write_manifest
@@ -626,6 +627,7 @@ def run_training(
     })
     photos = [item for folder in photo_folders for item in training_photos(folder)]
     crops = quantize_reader(out_dir, calibration_frames(config.seed, photos))
+    add_embedding_output(out_dir)
     seconds = time.monotonic() - start
     update_manifest(out_dir, {"train_seconds": round(seconds)})
     report(f"pip reader quantized to int8 on {crops} calibration crops; exported to {out_dir} after {seconds / 60:.1f} min")

@@ -15,6 +15,7 @@ seven scores: not a die, 1, 2, ..., 6 pips.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -61,6 +62,24 @@ VIEWS = 4
 """Each crop is read in its four quarter turns and the readings averaged. On the byler test photos
 that takes the sure dice from 98.5% to 99.7% right (the averaged confidence knows its doubts
 better); all eight turns and mirror images do no better at twice the cost."""
+
+
+@dataclass(frozen=True, eq=False)
+class Finds:
+    """Every candidate die in one frame before the decision step: the finder's boxes and scores
+    and the pip reader's say on each, view by view."""
+
+    boxes: NDArray[np.float32]
+    """(n, 4) boxes x0, y0, x1, y1 in frame pixels, best-scored first."""
+    scores: NDArray[np.float32]
+    """(n,) the finder's peak heights."""
+    probs: NDArray[np.float32]
+    """(views, n, 7) the pip reader's class probabilities per view (column 0: not a die)."""
+    embeddings: NDArray[np.float32]
+    """(views, n, d) the pip reader's embedding per view; d is 0 for a model without one."""
+
+    def __len__(self) -> int:
+        return len(self.boxes)
 
 
 def finder_scale(height: int, width: int, scale: float = FINDER_SCALE, max_side: int = FINDER_MAX_SIDE) -> float:

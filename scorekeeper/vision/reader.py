@@ -21,16 +21,22 @@ from numpy.typing import NDArray
 
 from scorekeeper.safe_input import parse_json, read_text
 from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.table_head import TableHead
 from scorekeeper.vision.processing import (
     ALIGN,
+    CROP,
     VIEWS,
     WEAK_FIND,
+    Finds,
+    crop_boxes,
     decode_finder,
     finder_input,
     finder_scale,
     mean_over_views,
+    dihedral_views,
     pips_input,
     read_finds,
+    reader_input,
     softmax,
     suppress_overlaps,
 )
@@ -41,6 +47,8 @@ FINDER_FILE = "finder.onnx"
 """The dice finder's file name in a model folder."""
 PIPS_FILE = "pips.onnx"
 """The pip reader's file name in a model folder."""
+EMBEDDING_OUTPUT = "embedding"
+"""The pip reader's second output: each crop's embedding, which a table's learned head reads."""
 MANIFEST_FILE = "manifest.json"
 """The model folder's manifest: file names, SHA-256 and thresholds, written by ``scorekeeper train``."""
 MAX_DICE = 64
@@ -98,6 +106,8 @@ class ModelFiles:
     finder_max_side: int = 640
     """... and at most this long a side. The defaults are those of models whose manifest predates
     both entries."""
+    pips_sha256: str = ""
+    """The pip reader file's SHA-256, as checked at load: what a table learned is tied to it."""
 
     @classmethod
     def load(cls, folder: Path | None = None) -> ModelFiles:
@@ -126,7 +136,7 @@ class ModelFiles:
                 raise ModelError(f"model file {path} is damaged: SHA-256 {actual[:16]}... is not the expected {expected[:16]}...; {RESTORE_HINT}")
         if not (0 < scale <= 1 and max_side >= ALIGN):
             raise ModelError(f"damaged model manifest {manifest_path}: finder scale {scale} or side {max_side} is out of range; {RESTORE_HINT}")
-        return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side)
+        return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side, entries["pips"][1])
 
 
 def _session(path: Path, threads: int, input_name: str) -> Any:
@@ -172,8 +182,18 @@ class OnnxDiceReader:
         self.files = ModelFiles.load(model_dir)
         self._finder = _session(self.files.finder, threads, "frame")
         self._pips = _session(self.files.pips, threads, "crops")
+        outputs = [node.name for node in self._pips.get_outputs()]
+        self._embeds = EMBEDDING_OUTPUT in outputs
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
+        self.learned: TableHead | None = None
+        """What the table taught: while set, its head's say is added to the pip reader's
+        (``TableHead.adjust``). Set by the table's learner between reads."""
+
+    @property
+    def can_learn(self) -> bool:
+        """Whether the pip reader gives its embedding (models exported since the table learns)."""
+        return self._embeds
 
     def find(self, frame: NDArray[np.uint8], threshold: float | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Stage 1 alone: the candidate dice's boxes in one BGR frame and the finder's scores, best
@@ -194,18 +214,60 @@ class OnnxDiceReader:
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
         return boxes[keep], scores[keep]
 
+    def finds(self, frame: NDArray[np.uint8]) -> Finds:
+        """Stages 1 and 2 before the decision: every candidate die, the pip reader's probabilities
+        per view and, where the model gives them, the embeddings."""
+        frame = np.asarray(frame)
+        boxes, scores = self.find(frame, min(WEAK_FIND, self.files.finder_threshold))
+        probs, embeddings = self._read_crops(pips_input(frame, boxes) if len(boxes) else None, len(boxes), frame.shape)
+        return Finds(boxes, scores, probs, embeddings)
+
+    def finds_at(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32]) -> Finds:
+        """The pip reader's say on given ``boxes`` of ``frame`` (a die the players added by a tap),
+        as ``finds`` gives it; each box's finder score reads 1."""
+        frame = np.asarray(frame, np.uint8)
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        probs, embeddings = self._read_crops(pips_input(frame, boxes) if len(boxes) else None, len(boxes), frame.shape)
+        return Finds(boxes, np.ones(len(boxes), np.float32), probs, embeddings)
+
+    def crops(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32]) -> NDArray[np.uint8]:
+        """The pip reader's (n, CROP, CROP, 3) crops of ``boxes`` in ``frame``: what a table keeps of a die."""
+        return crop_boxes(np.asarray(frame, np.uint8), np.asarray(boxes, np.float32).reshape(-1, 4))
+
+    def read_crops(self, crops: NDArray[np.uint8]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The pip reader over (n, CROP, CROP, 3) BGR crops (``crops``): probabilities (n, views, 7)
+        and embeddings (n, views, d), d 0 where the model gives none."""
+        crops = np.asarray(crops, np.uint8).reshape(-1, CROP, CROP, 3)
+        batch = dihedral_views(reader_input(crops), VIEWS) if len(crops) else None
+        probs, embeddings = self._read_crops(batch, len(crops), None)
+        return probs.transpose(1, 0, 2), embeddings.transpose(1, 0, 2)
+
+    def _read_crops(self, batch: NDArray[np.float32] | None, n: int, shape: tuple[int, ...] | None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """The pip reader over a batch from ``dihedral_views``: probabilities (views, n, 7) and
+        embeddings (views, n, d)."""
+        if batch is None:
+            return np.zeros((VIEWS, 0, 7), np.float32), np.zeros((VIEWS, 0, 0), np.float32)
+        try:
+            out = self._pips.run(None, {"crops": batch})
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            where = f" of a {shape[1]}x{shape[0]} frame" if shape else ""
+            raise ReaderError(f"pip reader failed on {n} dice{where}: {exc}") from exc
+        probs = softmax(out[0]).reshape(VIEWS, n, -1)
+        embeddings = np.asarray(out[1], np.float32).reshape(VIEWS, n, -1) if self._embeds else np.zeros((VIEWS, n, 0), np.float32)
+        return probs, embeddings
+
+    def decide(self, finds: Finds, dice: int | None = None) -> Detections:
+        """The dice among ``finds``, with what the table learned (``learned``) where there is any."""
+        head, unsure_below = self.learned, self.unsure_below
+        if head is not None and finds.embeddings.shape[-1] == len(head.mean):
+            probs = head.adjust(finds.probs, finds.embeddings)
+            unsure_below = head.unsure_below
+        else:
+            probs = mean_over_views(finds.probs.reshape(-1, finds.probs.shape[-1]), VIEWS)
+        return read_finds(finds.boxes, finds.scores, probs, self.files.finder_threshold, unsure_below, dice)
+
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         """The dice in one BGR frame (height, width, 3) of uint8. Given ``dice``, the number of dice
         on the table, the ``dice`` finds likeliest to be dice are kept (``likeliest_dice``) and the
         other finds the blind reader would keep are reported as dropped."""
-        frame = np.asarray(frame)
-        threshold = self.files.finder_threshold
-        boxes, scores = self.find(frame, min(WEAK_FIND, threshold))
-        probs = np.zeros((0, 7), np.float32)
-        if len(boxes):
-            try:
-                logits = self._pips.run(None, {"crops": pips_input(frame, boxes)})[0]
-            except Exception as exc:
-                raise ReaderError(f"pip reader failed on {len(boxes)} dice of a {frame.shape[1]}x{frame.shape[0]} frame: {exc}") from exc
-            probs = mean_over_views(softmax(logits), VIEWS)
-        return read_finds(boxes, scores, probs, threshold, self.unsure_below, dice)
+        return self.decide(self.finds(frame), dice)

@@ -1,0 +1,153 @@
+"""Measuring a table that learns, the way players meet it: in seeded orders of a table's photos,
+the first K teach the table (as confirmed rolls: every die read or missed with its labelled value,
+every find read as a die where none lies as "not a die"), and the rest are read with what it
+learned and scored. ``K = 0`` is the cold read.
+
+Each photo is read once (``OnnxDiceReader.finds``); the orders then only refit and decide.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.evaluation.dataset import LabelledImage
+from scorekeeper.evaluation.score import Score
+from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.processing import box_iou
+from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.table_head import ConfirmedRoll, Examples, TableHead, judge
+
+TEACH_IOU = 0.3
+"""A find teaches a labelled die's value where their boxes overlap this much: the labels of some
+sources frame the whole die where the finder frames its top face."""
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """One labelled photo read once: its finds and what it teaches when confirmed."""
+
+    name: str
+    """The image file's name."""
+    labels: Detections
+    """The labelled dice."""
+    confirmed: ConfirmedRoll
+    """The photo as a roll the players confirmed."""
+    taught: Examples
+    """What it teaches: the finds matched to a labelled die, the cold read's dice that match none
+    as "not a die", and labelled dice no find matches as dice added by a tap."""
+
+
+def read_photo(reader: OnnxDiceReader, item: LabelledImage, counted: bool, number: int) -> Photo:
+    """``item`` read once, with what it would teach once the players confirmed it as roll ``number``."""
+    frame = item.load()
+    finds = reader.finds(frame)
+    learned, reader.learned = reader.learned, None
+    try:
+        cold = reader.decide(finds, len(item.labels) if counted else None)
+    finally:
+        reader.learned = learned
+    labels = item.labels
+    overlaps = box_iou(labels.boxes, finds.boxes) if len(labels) and len(finds) else np.zeros((len(labels), len(finds)), np.float32)
+    matched_find = np.full(len(labels), -1)
+    used = np.zeros(len(finds), bool)
+    for flat in np.argsort(-overlaps, axis=None, kind="stable"):
+        t, f = divmod(int(flat), overlaps.shape[1])
+        if overlaps[t, f] < TEACH_IOU:
+            break
+        if matched_find[t] < 0 and not used[f]:
+            matched_find[t], used[f] = f, True
+    shown = np.array([int(np.flatnonzero((finds.boxes == box).all(1))[0]) for box in cold.boxes], np.int64)
+    extra = np.array([f for f in shown if not used[f]], np.int64)
+    missed = np.flatnonzero(matched_find < 0)
+    found = np.concatenate([matched_find[matched_find >= 0], extra]).astype(np.int64)
+    embeddings = finds.embeddings[:, found].transpose(1, 0, 2)
+    probs = finds.probs[:, found].transpose(1, 0, 2)
+    values = np.concatenate([labels.values[matched_find >= 0], np.zeros(len(extra), np.int64)])
+    if len(missed):
+        added = reader.finds_at(frame, labels.boxes[missed])
+        embeddings = np.concatenate([embeddings, added.embeddings.transpose(1, 0, 2)])
+        probs = np.concatenate([probs, added.probs.transpose(1, 0, 2)])
+        values = np.concatenate([values, labels.values[missed]])
+    confirmed = ConfirmedRoll(finds, len(labels), tuple(labels.roll()), number)
+    taught = Examples(embeddings, probs, values.astype(np.int64), np.full(len(values), number, np.int64))
+    return Photo(item.path.name, labels, confirmed, taught)
+
+
+@dataclass
+class LearnedScore:
+    """Outcomes after teaching K photos, over seeded orders."""
+
+    k: int
+    """Photos taught before scoring."""
+    seeds: list[Score] = field(default_factory=list)
+    """One score per order (the photos after the first K)."""
+    head_used: int = 0
+    """Orders in which the safety rule let the learned head read."""
+    fit_seconds: list[float] = field(default_factory=list)
+    """Seconds each order's fit and safety check took."""
+
+    def mean(self, name: str) -> float:
+        """The mean over orders of one of ``Score``'s shares."""
+        return float(np.mean([getattr(score, name) for score in self.seeds])) if self.seeds else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The means and each order's shares."""
+        shares = ("right_unasked_share", "asked_share", "wrong_unasked_share")
+        return {
+            "learn": self.k,
+            **{name: round(self.mean(name), 4) for name in shares},
+            "head_used": self.head_used,
+            "orders": len(self.seeds),
+            "fit_seconds_median": round(float(np.median(self.fit_seconds)), 4) if self.fit_seconds else None,
+            "seeds": [{name: round(getattr(score, name), 4) for name in shares} | {"photos": score.images} for score in self.seeds],
+        }
+
+
+def taught_head(photos: Sequence[Photo], threshold: float, unsure_below: float) -> TableHead | None:
+    """The head the safety rule lets a table use after confirming ``photos`` (one roll each), or None."""
+    if not photos:
+        return None
+    examples = Examples.joined([photo.taught for photo in photos])
+    head = examples.fit()
+    if head is None:
+        return None
+    verdict = judge(examples, [photo.confirmed for photo in photos], head, threshold, unsure_below)
+    return replace(head, unsure_below=verdict.unsure_below) if verdict.use_head else None
+
+
+def learn_and_score(
+    reader: OnnxDiceReader, photos: Sequence[Photo], k: int, seeds: int, counted: bool
+) -> LearnedScore:
+    """``seeds`` orders of ``photos`` (one table): the first ``k`` teach, the rest are scored."""
+    result = LearnedScore(k)
+    learned = reader.learned
+    try:
+        for seed in range(seeds):
+            order = np.random.default_rng(seed).permutation(len(photos))
+            taught = [photos[i] for i in order[:k]]
+            start = time.perf_counter()
+            reader.learned = taught_head(taught, reader.files.finder_threshold, reader.unsure_below) if k else None
+            result.fit_seconds.append(time.perf_counter() - start)
+            result.head_used += int(reader.learned is not None)
+            score = Score()
+            for i in order[k:]:
+                photo = photos[i]
+                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if counted else None), photo.name)
+            result.seeds.append(score)
+    finally:
+        reader.learned = learned
+    return result
+
+
+def tables_of(items: Iterable[LabelledImage], group_of: Mapping[str, str]) -> dict[str, list[LabelledImage]]:
+    """The photos per table: per group where the split file names groups, else all as one."""
+    tables: dict[str, list[LabelledImage]] = {}
+    for item in items:
+        tables.setdefault(group_of.get(item.path.stem, ""), []).append(item)
+    return tables

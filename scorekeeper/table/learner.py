@@ -1,0 +1,146 @@
+"""The table that learns: each roll the players confirm teaches the reader this table's dice, off
+the frame loop.
+
+A :class:`TableLearner` takes confirmed rolls from the table session, keeps them in the table's
+memory (``scorekeeper.vision.table_memory``), refits the table's head in a worker thread and hands
+it to the reader while the safety rule allows, and keeps the table file beside the calibration
+profile. No Qt: the window and the camera game both use it.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.table_memory import Learned, TableFileError, TableMemory
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LearnedSummary:
+    """What the table has learned so far, for the status bar and the teaching step."""
+
+    dice: int
+    """Crops kept (dice and finds tapped away)."""
+    counts: dict[int, int]
+    """Crops per class: 0 not a die, 1-6 pips."""
+    rolls: int
+    """Rolls confirmed at this table."""
+    in_use: bool
+    """Whether the reader reads with the table's head now (the safety rule allows it)."""
+    held_out: str
+    """The safety rule's last verdict in words ("" before two rolls)."""
+    note: str = ""
+    """Anything the players should know (a table file refused, not saved)."""
+
+    def line(self) -> str:
+        """One line for the status bar.
+
+        >>> LearnedSummary(12, {1: 3, 5: 9}, 2, True, "").line()
+        'Table learned: 12 dice from 2 rolls (1: 3, 5: 9); reading with what it learned'
+        """
+        if not self.dice:
+            return "Table learned: nothing yet (each roll you confirm teaches it)" + (f"; {self.note}" if self.note else "")
+        counts = ", ".join(f"{'no die' if value == 0 else value}: {count}" for value, count in self.counts.items())
+        how = "reading with what it learned" if self.in_use else "the model reads alone until what it learned reads as well"
+        return f"Table learned: {self.dice} dice from {self.rolls} rolls ({counts}); {how}" + (f"; {self.note}" if self.note else "")
+
+
+class TableLearner:
+    """Keeps a table's memory and refits in a worker thread; ``reader.learned`` follows."""
+
+    def __init__(self, reader: OnnxDiceReader, path: Path | None, on_learned: Callable[[LearnedSummary], None] | None = None) -> None:
+        """``path``: the table file (None: learn for this run only). ``on_learned`` is called from
+        the worker thread after each refit."""
+        self.reader = reader
+        self.path = path
+        self.on_learned = on_learned or (lambda summary: None)
+        self.note = ""
+        self.memory = TableMemory(reader)
+        self._saving = path is not None
+        if path is not None and path.exists():
+            try:
+                self.memory = TableMemory.load(path, reader)
+            except TableFileError as exc:
+                self.note = f"{exc}; the reader reads cold and this run's rolls are not saved"
+                self._saving = False
+                log.warning("%s", self.note)
+        self._learned = Learned(None, None)
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="table-learner", daemon=True)
+        self._thread.start()
+        if len(self.memory):
+            self._jobs.put(self._refit)
+
+    def confirm(self, frame: NDArray[np.uint8], boxes: list[tuple[float, float, float, float]], values: list[int], not_dice: list[tuple[float, float, float, float]]) -> None:
+        """A roll the players confirmed (see ``TableMemory.learn``); learned in the worker."""
+        frame = np.array(frame, np.uint8, copy=True)
+        self._jobs.put(lambda: self._learn(frame, np.array(boxes, np.float32).reshape(-1, 4), list(values), np.array(not_dice, np.float32).reshape(-1, 4)))
+
+    def forget(self) -> None:
+        """Drop what the table learned, here and on disk."""
+        self._jobs.put(self._forget)
+
+    def wait(self) -> None:
+        """Return once every job so far is done."""
+        self._jobs.join()
+
+    def close(self) -> None:
+        """Finish the jobs queued and stop the worker."""
+        self._jobs.put(None)
+        self._thread.join()
+
+    def summary(self) -> LearnedSummary:
+        """What the table has learned now."""
+        verdict = self._learned.verdict
+        held_out = (
+            f"on the last {verdict.rolls} rolls held out: {verdict.head_right} read right unasked with what it learned, "
+            f"{verdict.model_right} by the model alone" if verdict is not None else ""
+        )
+        return LearnedSummary(len(self.memory), self.memory.counts(), self.memory.confirmed, self._learned.in_use is not None, held_out, self.note)
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                if job is None:
+                    return
+                job()
+            except Exception:  # a failed refit must not stop the game: the reader reads as it did
+                log.exception("the table could not learn from a roll")
+            finally:
+                self._jobs.task_done()
+
+    def _learn(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32], values: list[int], not_dice: NDArray[np.float32]) -> None:
+        self.memory.learn(frame, boxes, values, not_dice)
+        self._refit()
+        if self._saving and self.path is not None:
+            try:
+                self.memory.save(self.path)
+            except OSError as exc:
+                self.note = f"what the table learned is not saved ({exc})"
+                log.warning("%s", self.note)
+
+    def _refit(self) -> None:
+        self._learned = self.memory.head()
+        self.reader.learned = self._learned.in_use
+        self.on_learned(self.summary())
+
+    def _forget(self) -> None:
+        self.memory = TableMemory(self.reader)
+        self._learned = Learned(None, None)
+        self.reader.learned = None
+        self.note = ""
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+            self._saving = True
+        self.on_learned(self.summary())

@@ -1,0 +1,305 @@
+"""What a table teaches the reader: a small classifier over the pip reader's embedding, fitted on
+the dice the players confirmed or corrected at this table, whose log-probabilities are added to
+the model's own.
+
+Pure numpy. The head is multinomial logistic regression (L2 penalty, ``C``) over each crop view's
+embedding, L2-normalised and standardised; it speaks only of the classes it has seen (a value not
+yet seen at the table keeps the model's probability). ``safety_check`` decides whether it may be
+used: on the confirmed rolls held out one at a time it must agree with the players at least as
+often as the model alone.
+
+>>> rng = np.random.default_rng(0)
+>>> embeddings = rng.normal(0, 1, (40, 2, 8)).astype(np.float32)
+>>> values = np.arange(40) % 2 + 1
+>>> embeddings[:, :, 0] += 3 * values[:, None]
+>>> head = fit_head(embeddings, values)
+>>> head.classes.tolist(), head.predict(embeddings).tolist() == values.tolist()
+([1, 2], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from scorekeeper.vision.processing import Finds, read_finds
+
+CLASSES = 7
+"""The pip reader's classes: 0 not a die, 1-6 pips."""
+C = 0.1
+"""Inverse strength of the head's L2 penalty (scikit-learn's ``C``: the sum of the samples' losses
+weighs ``C`` against half the squared weights)."""
+STEPS = 300
+"""Accelerated gradient steps of a fit; a refit from the last weights takes ``WARM_STEPS``."""
+WARM_STEPS = 60
+"""Steps of a fit that starts from a near solution (each held-out roll in ``safety_check``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class TableHead:
+    """A fitted head: standardisation, weights and the classes it has seen."""
+
+    mean: NDArray[np.float32]
+    """(d,) mean of the normalised training embeddings."""
+    scale: NDArray[np.float32]
+    """(d,) their standard deviation (at least a small floor)."""
+    weights: NDArray[np.float32]
+    """(d, k) one column per seen class."""
+    bias: NDArray[np.float32]
+    """(k,) one per seen class."""
+    classes: NDArray[np.int64]
+    """(k,) the seen classes, 0 (not a die) to 6, ascending."""
+    unsure_below: float = 0.0
+    """The table's own unsure line: dice read with this head and less confidence are unsure
+    (the reader's line still holds where it is higher). Set from the held-out rolls (``judge``)."""
+
+    def features(self, embeddings: NDArray[np.float32]) -> NDArray[np.float32]:
+        """(..., d) embeddings normalised and standardised as in the fit."""
+        return _standardised(_normalised(embeddings), self.mean, self.scale)
+
+    def log_probs(self, embeddings: NDArray[np.float32]) -> NDArray[np.float32]:
+        """(..., 7) the head's log-probability of each class: its own for the seen ones, 0 for the
+        rest (so adding them leaves the model's probability of an unseen class as it was)."""
+        logits = self.features(embeddings) @ self.weights + self.bias
+        logits = logits - logits.max(-1, keepdims=True)
+        own = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+        out = np.zeros((*own.shape[:-1], CLASSES), np.float32)
+        out[..., self.classes] = own
+        return out
+
+    def adjust(self, probs: NDArray[np.float32], embeddings: NDArray[np.float32]) -> NDArray[np.float32]:
+        """(n, 7) class probabilities of ``n`` crops from the model's per-view probabilities
+        (views, n, 7) and the embeddings (views, n, d): per view the two log-probabilities added and
+        normalised, then averaged over the views as the model's own are."""
+        return combined(probs, self.log_probs(embeddings))
+
+    def predict(self, embeddings: NDArray[np.float32]) -> NDArray[np.int64]:
+        """(n,) the head's own class for crops given as (n, views, d), views averaged."""
+        log_probs = self.log_probs(np.asarray(embeddings, np.float32).transpose(1, 0, 2)).mean(0)
+        result: NDArray[np.int64] = self.classes[log_probs[:, self.classes].argmax(1)]
+        return result
+
+
+def combined(probs: NDArray[np.float32], head_log_probs: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(n, 7) the mean over views of softmax(log p_model + log p_head), both given per view.
+
+    >>> p = np.array([[[0.1, 0.6, 0.3, 0, 0, 0, 0]]], np.float32)
+    >>> h = np.log(np.array([[[1, 0.1, 0.9, 1, 1, 1, 1]]], np.float32))
+    >>> combined(p, h).round(2).tolist()
+    [[0.21, 0.13, 0.57, 0.0, 0.0, 0.0, 0.0]]
+    """
+    logits = np.log(np.maximum(probs, 1e-12)) + head_log_probs
+    logits -= logits.max(-1, keepdims=True)
+    e = np.exp(logits)
+    result: NDArray[np.float32] = (e / e.sum(-1, keepdims=True)).mean(0).astype(np.float32)
+    return result
+
+
+def _normalised(embeddings: NDArray[np.float32]) -> NDArray[np.float32]:
+    x = np.asarray(embeddings, np.float32)
+    result: NDArray[np.float32] = x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
+    return result
+
+
+def _standardised(x: NDArray[np.float32], mean: NDArray[np.float32], scale: NDArray[np.float32]) -> NDArray[np.float32]:
+    result: NDArray[np.float32] = ((x - mean) / scale).astype(np.float32)
+    return result
+
+
+def fit_head(embeddings: NDArray[np.float32], values: NDArray[np.int64], start: TableHead | None = None) -> TableHead:
+    """The head fitted on crops given as (n, views, d) embeddings with their true classes (n,):
+    each view is a sample. ``start`` (a head over the same classes) warm-starts the fit."""
+    embeddings = np.asarray(embeddings, np.float32)
+    values = np.asarray(values, np.int64).reshape(-1)
+    if embeddings.ndim != 3 or len(embeddings) != len(values) or not len(values):
+        raise ValueError(f"a head needs (n, views, d) embeddings with one class each, got {embeddings.shape} and {values.shape}")
+    if values.min() < 0 or values.max() >= CLASSES:
+        raise ValueError(f"classes must be 0 (not a die) to 6, got {sorted(set(values.tolist()))}")
+    views = embeddings.shape[1]
+    x = _normalised(embeddings.reshape(-1, embeddings.shape[2]))
+    mean = x.mean(0)
+    scale = np.maximum(x.std(0), 1e-3).astype(np.float32)
+    x = _standardised(x, mean, scale)
+    classes = np.unique(values)
+    target = np.searchsorted(classes, np.repeat(values, views))
+    if len(classes) == 1:
+        # one class: the head says nothing beyond it (log-probability 0 for it)
+        return TableHead(mean, scale, np.zeros((x.shape[1], 1), np.float32), np.zeros(1, np.float32), classes)
+    warm = start is not None and np.array_equal(start.classes, classes)
+    w0 = start.weights if warm and start is not None else np.zeros((x.shape[1], len(classes)), np.float32)
+    b0 = start.bias if warm and start is not None else np.zeros(len(classes), np.float32)
+    weights, bias = _minimise(x, target, len(classes), w0, b0, WARM_STEPS if warm else STEPS)
+    return TableHead(mean, scale, weights, bias, classes)
+
+
+def _minimise(
+    x: NDArray[np.float32], target: NDArray[np.intp], k: int, w: NDArray[np.float32], b: NDArray[np.float32], steps: int
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """Nesterov-accelerated gradient descent on C * sum of cross-entropies + |W|^2 / 2 (bias free)."""
+    n = len(x)
+    onehot = np.zeros((n, k), np.float32)
+    onehot[np.arange(n), target] = 1
+    # The loss's gradient is Lipschitz with at most C * (|x|^2 + 1) / 2 per sample (softmax's
+    # Hessian is at most half the identity) plus 1 for the penalty.
+    top = _top_eigenvalue(x)
+    step = 1.0 / (C * 0.5 * (top + n) + 1.0)
+    w, b = w.astype(np.float32).copy(), b.astype(np.float32).copy()
+    yw, yb, t = w.copy(), b.copy(), 1.0
+    for _ in range(steps):
+        logits = x @ yw + yb
+        logits -= logits.max(1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(1, keepdims=True)
+        residual = C * (p - onehot)
+        new_w = yw - step * (x.T @ residual + yw)
+        new_b = yb - step * residual.sum(0)
+        t_next = (1 + np.sqrt(1 + 4 * t * t)) / 2
+        momentum = (t - 1) / t_next
+        yw = new_w + momentum * (new_w - w)
+        yb = new_b + momentum * (new_b - b)
+        w, b, t = new_w, new_b, t_next
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+def _top_eigenvalue(x: NDArray[np.float32], rounds: int = 12) -> float:
+    """The largest eigenvalue of x.T @ x, by power iteration (a little over, to be safe)."""
+    v = np.ones(x.shape[1], np.float32) / np.sqrt(x.shape[1])
+    value = 0.0
+    for _ in range(rounds):
+        u = x.T @ (x @ v)
+        value = float(np.linalg.norm(u))
+        if value == 0:
+            return 0.0
+        v = u / value
+    return value * 1.1
+
+
+LINE_FLOOR = 0.5
+"""A table's unsure line is never under this: a die read sure must be read its value more likely than not."""
+
+
+@dataclass(frozen=True, eq=False)
+class ConfirmedRoll:
+    """A roll the players confirmed (or corrected) at the table, as the reader found it then."""
+
+    finds: Finds
+    """Every candidate die the reader found in the roll's frame."""
+    dice: int
+    """How many dice were thrown."""
+    roll: tuple[int, ...]
+    """The values the players confirmed, sorted."""
+    id: int
+    """The roll's number at its table: its examples carry it (``Examples.rolls``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Examples:
+    """The crops a table taught, as the pip reader sees them."""
+
+    embeddings: NDArray[np.float32]
+    """(n, views, d) each crop's embedding per view."""
+    probs: NDArray[np.float32]
+    """(n, views, 7) the model's own probabilities per view."""
+    values: NDArray[np.int64]
+    """(n,) their classes: 0 not a die (a find tapped away), 1-6 (a die as confirmed or corrected,
+    or added by a tap)."""
+    rolls: NDArray[np.int64]
+    """(n,) the ``ConfirmedRoll.id`` each crop came from."""
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, index: NDArray[np.bool_]) -> Examples:
+        return Examples(self.embeddings[index], self.probs[index], self.values[index], self.rolls[index])
+
+    @classmethod
+    def joined(cls, parts: Sequence[Examples]) -> Examples:
+        """All of ``parts`` in order (at least one)."""
+        return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("embeddings", "probs", "values", "rolls")))
+
+    def fit(self, start: TableHead | None = None) -> TableHead | None:
+        """The head fitted on these crops; None where there are none or the model gives no embedding."""
+        if not len(self) or not self.embeddings.shape[-1]:
+            return None
+        return fit_head(self.embeddings, self.values, start=start)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a table's confirmed rolls, each held out in turn, read with a head fitted on the others
+    against the model alone."""
+
+    head_right: int
+    """Held-out rolls read right with nothing asked with the head, at ``unsure_below``."""
+    head_wrong: int
+    """Held-out rolls read wrong with nothing asked with the head."""
+    model_right: int
+    """Held-out rolls the model alone read right with nothing asked, at its own line."""
+    model_wrong: int
+    """Held-out rolls the model alone read wrong with nothing asked."""
+    rolls: int
+    """Rolls judged."""
+    model_unsure_below: float
+    """The model's own line."""
+    unsure_below: float
+    """The head's line: of the lines that read no held-out roll wrong with nothing asked, the one
+    that reads the most right (the highest among equals), never under ``LINE_FLOOR``; 1 where none
+    reads no roll wrong."""
+
+    @property
+    def use_head(self) -> bool:
+        """The head is used only where it reads the held-out rolls right at least as often as the
+        model alone and wrong no more often; where only as often, not at a lower line than the model's."""
+        if self.rolls == 0 or self.head_wrong > self.model_wrong or self.head_right < self.model_right:
+            return False
+        return self.head_right > self.model_right or self.unsure_below >= self.model_unsure_below
+
+
+def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, threshold: float, unsure_below: float) -> Verdict:
+    """``Verdict`` of ``head`` (fitted on all of ``examples``): each of ``rolls`` read by the decision
+    step (``read_finds`` at the finder's ``threshold``, told its count) with a head fitted on the
+    examples of every other roll, at each line a held-out die's confidence suggests, against the
+    model alone at ``unsure_below``. Fewer than two rolls are not judged."""
+    if len(rolls) < 2:
+        return Verdict(0, 0, 0, 0, 0, unsure_below, 1.0)
+    plain, taught = [], []
+    for roll in rolls:
+        held = examples[examples.rolls != roll.id].fit(start=head)
+        plain.append(mean_views(roll.finds.probs.transpose(1, 0, 2)))
+        fits = held is not None and roll.finds.embeddings.shape[-1] == len(held.mean)
+        taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings) if fits and held is not None else plain[-1])
+    model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below)
+    lines = {LINE_FLOOR, unsure_below}
+    for probs in taught:
+        lines.update(float(c) for c in np.nextafter(probs[:, 1:].max(1), np.float32(1)) if LINE_FLOOR < c < 1)
+    best: tuple[int, int, float] | None = None
+    for line in sorted(lines, reverse=True):
+        right, wrong = _outcomes(rolls, taught, threshold, line)
+        if wrong == 0 and (best is None or right > best[0]):
+            best = (right, wrong, line)
+    if best is None:
+        return Verdict(0, len(rolls), model_right, model_wrong, len(rolls), unsure_below, 1.0)
+    return Verdict(best[0], best[1], model_right, model_wrong, len(rolls), unsure_below, best[2])
+
+
+def _outcomes(rolls: Sequence[ConfirmedRoll], probs: Sequence[NDArray[np.float32]], threshold: float, line: float) -> tuple[int, int]:
+    """(rolls read right with nothing asked, rolls read wrong with nothing asked) at the unsure ``line``."""
+    right = wrong = 0
+    for roll, p in zip(rolls, probs):
+        found = read_finds(roll.finds.boxes, roll.finds.scores, p, threshold, line, roll.dice)
+        if len(found) != roll.dice or found.unsure.any():
+            continue
+        if tuple(found.roll()) == roll.roll:
+            right += 1
+        else:
+            wrong += 1
+    return right, wrong
+
+
+def mean_views(probs: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(n, 7) the model's probabilities of crops given as (n, views, 7), averaged over the views."""
+    result: NDArray[np.float32] = np.asarray(probs, np.float32).mean(1)
+    return result
