@@ -166,3 +166,26 @@ def test_the_roll_is_drawn_while_its_dice_lie_where_they_were_read_and_the_live_
     assert not table.session.drawing().frozen and table.session.tappable() is None
     table.session.saw(roll, none)  # it was only covered: the roll lies as read again
     assert table.session.drawing().frozen and table.session.tappable() is table.session.taken
+
+
+def test_a_roll_the_game_moves_on_from_is_confirmed_and_an_undone_one_is_not(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    confirmed: list[tuple[list[int], list[tuple[float, float, float, float]]]] = []
+    table.session.on_confirmed = lambda dice: confirmed.append((list(dice.values), list(dice.tapped_away)))
+    table.settle(dice("2 3 4 6 6 1"))
+    taken = table.session.taken
+    assert taken is not None and confirmed == []
+    table.session.correct(taken, taken.values.index(3), None)
+    table.session.correct(taken, taken.values.index(4), 5)
+    assert confirmed == [], "taps alone confirm nothing: the game has not moved on"
+    table.step(Kept(Dice.from_str("1 5")))
+    assert len(confirmed) == 1
+    values, away = confirmed[0]
+    assert sorted(values) == [1, 2, 5, 6, 6], "the dice as the taps left them"
+    assert away == [(60.0, 50.0, 90.0, 80.0)], "the 3 tapped away is taught as no die"
+
+    # the next roll taken, then undone: it taught nothing
+    table.settle(dice("2 2 3 3"))
+    assert table.session.taken is not None
+    assert table.controller.act(lambda game: game.undo())
+    assert len(confirmed) == 1

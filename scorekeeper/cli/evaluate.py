@@ -150,9 +150,9 @@ def run_learning(args: argparse.Namespace) -> int:
     print(f"{args.dataset}: the first {args.learn} photos of each table teach it, the rest are scored; mean of {args.seeds} orders, {how}")
     print("table                 photos   right, nothing asked   asked   wrong, nothing asked   learned head used")
     for name, result in sorted(results.items()):
-        photos = result.seeds[0].images if result.seeds else 0
+        scored = result.seeds[0].images if result.seeds else 0
         print(
-            f"  {name or args.dataset.name:<20}{photos:5d}   {result.mean('right_unasked_share'):20.1%}   {result.mean('asked_share'):5.1%}"
+            f"  {name or args.dataset.name:<20}{scored:5d}   {result.mean('right_unasked_share'):20.1%}   {result.mean('asked_share'):5.1%}"
             f"   {result.mean('wrong_unasked_share'):20.1%}   {result.head_used} of {len(result.seeds)} orders"
         )
     return 0

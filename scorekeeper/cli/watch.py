@@ -15,6 +15,9 @@ from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfil
 from scorekeeper.pipeline.settling import SettleError, SettleParams
 from scorekeeper.pipeline.sources import CameraLost, SourceError, SourceSpec, open_source
 from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reader
+from scorekeeper.table.learner import TableLearner
+from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.cli.export import sheet_format, write_sheet
 from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
@@ -145,16 +148,34 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
     return game, chooser
 
 
+def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:
+    """The table that learns from the rolls confirmed in the game, kept beside ``--calibration``'s
+    profile (for this run only without one); None where the reader cannot learn."""
+    reader = watcher.reader
+    if not isinstance(reader, OnnxDiceReader) or not reader.can_learn:
+        return None
+    learner = TableLearner(reader, table_file_for(args.calibration) if args.calibration is not None else None)
+    print(learner.summary().line(), flush=True)
+    return learner
+
+
 def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
     """Play the game from the watch loop; print it as it goes and the sheet at the end."""
     state = game.state
     print(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}.", flush=True)
     camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(text, flush=True))
+    learner = _learner(watcher, args)
+    if learner is not None:
+        camera.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)
     status = 0
     try:
         camera.run(watcher, args.max_frames, lambda now: print("\n".join(scoreboard(now)), flush=True))
     except DecisionsError as exc:
         status = _fail(str(exc))
+    finally:
+        if learner is not None:
+            learner.close()
+            print(learner.summary().line(), flush=True)
     state = game.state
     if not state.over:
         print("The recording ended before the game did.")
