@@ -111,7 +111,7 @@ def run_learning(args: argparse.Namespace) -> int:
     """``--learn K``: the table taught by its first K photos in each of ``--seeds`` orders."""
     from scorekeeper.evaluation.assessment import groups_in
     from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
-    from scorekeeper.evaluation.learning import learn_and_score, read_photo, tables_of
+    from scorekeeper.evaluation.learning import TablePhotos, learn_and_score, tables_of
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     if args.seeds < 1:
@@ -132,8 +132,7 @@ def run_learning(args: argparse.Namespace) -> int:
             if args.learn >= len(photos):
                 print(f"scorekeeper evaluate: table {name or args.dataset.name!r} has {len(photos)} photos; --learn {args.learn} leaves none to score", file=sys.stderr)
                 return 2
-            read = [read_photo(reader, item, args.dice, number) for number, item in enumerate(photos)]
-            results[name] = learn_and_score(reader, read, args.learn, args.seeds, args.dice)
+            results[name] = learn_and_score(reader, TablePhotos(reader, photos, args.dice), args.learn, args.seeds)
     except (ValueError, ReaderError) as exc:
         print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
         return 2

@@ -121,24 +121,64 @@ def taught_head(photos: Sequence[Photo], threshold: float, unsure_below: float) 
     return replace(head, unsure_below=verdict.unsure_below) if verdict.use_head else None
 
 
-def learn_and_score(
-    reader: OnnxDiceReader, photos: Sequence[Photo], k: int, seeds: int, counted: bool
-) -> LearnedScore:
-    """``seeds`` orders of ``photos`` (one table): the first ``k`` teach, the rest are scored."""
+class TablePhotos:
+    """One table's labelled photos, each read once per die size the table is told (``read``)."""
+
+    def __init__(self, reader: OnnxDiceReader, items: Sequence[LabelledImage], counted: bool) -> None:
+        self.reader = reader
+        self.items = list(items)
+        self.counted = counted
+        self._read: dict[tuple[int, int], Photo] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def die_size(self, indices: Iterable[int]) -> float:
+        """The table's die size as the players' confirmed dice of these photos show it: the median
+        edge of their boxes (a calibration measures it the same way), 0 for none."""
+        boxes = np.concatenate([self.items[i].labels.boxes for i in indices] or [np.zeros((0, 4), np.float32)])
+        if not len(boxes):
+            return 0.0
+        return float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
+
+    def read(self, index: int, die_size: float) -> Photo:
+        """Photo ``index`` read by a reader told the table's die size (to the nearest ``SIZE_STEP`` px)."""
+        step = round(die_size / SIZE_STEP)
+        key = (index, step)
+        if key not in self._read:
+            before = self.reader.die_size
+            self.reader.die_size = step * SIZE_STEP
+            try:
+                self._read[key] = read_photo(self.reader, self.items[index], self.counted, index)
+            finally:
+                self.reader.die_size = before
+        return self._read[key]
+
+
+SIZE_STEP = 4.0
+"""Die sizes told to the reader in ``learn_and_score`` are rounded to this many pixels, so that
+orders whose first photos measure nearly the same size share their reads."""
+
+
+def learn_and_score(reader: OnnxDiceReader, table: TablePhotos, k: int, seeds: int, learn: bool = True) -> LearnedScore:
+    """``seeds`` orders of a table's photos: the first ``k`` teach it (the table's die size, and
+    with ``learn`` the head), the rest are scored."""
     result = LearnedScore(k)
     learned = reader.learned
     try:
         for seed in range(seeds):
-            order = np.random.default_rng(seed).permutation(len(photos))
-            taught = [photos[i] for i in order[:k]]
+            order = np.random.default_rng(seed).permutation(len(table))
+            die_size = table.die_size(order[:k])
+            photos = {int(i): table.read(int(i), die_size) for i in order}
+            taught = [photos[int(i)] for i in order[:k]]
             start = time.perf_counter()
-            reader.learned = taught_head(taught, reader.files.finder_threshold, reader.unsure_below) if k else None
+            reader.learned = taught_head(taught, reader.files.finder_threshold, reader.unsure_below) if k and learn else None
             result.fit_seconds.append(time.perf_counter() - start)
             result.head_used += int(reader.learned is not None)
             score = Score()
             for i in order[k:]:
-                photo = photos[i]
-                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if counted else None), photo.name)
+                photo = photos[int(i)]
+                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if table.counted else None), photo.name)
             result.seeds.append(score)
     finally:
         reader.learned = learned

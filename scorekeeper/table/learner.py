@@ -38,7 +38,7 @@ class LearnedSummary:
     in_use: bool
     """Whether the reader reads with the table's head now (the safety rule allows it)."""
     held_out: str
-    """The safety rule's last verdict in words ("" before two rolls)."""
+    """The safety rule's last verdict in words ("" before it judged one)."""
     note: str = ""
     """Anything the players should know (a table file refused, not saved)."""
 

@@ -322,7 +322,7 @@ def found_again(boxes: NDArray[np.float32], scores: NDArray[np.float32], kept: N
     )
     again = np.zeros(len(boxes), bool)
     for j in np.argsort(-scores, kind="stable"):
-        if kept[j] and unsure[j]:
+        if kept[j]:
             again[j] = bool(np.any(inside[j] & kept & ~again & (scores > scores[j])))
     return again
 

@@ -53,6 +53,8 @@ MANIFEST_FILE = "manifest.json"
 """The model folder's manifest: file names, SHA-256 and thresholds, written by ``scorekeeper train``."""
 MAX_DICE = 64
 """At most this many dice are read in one frame (the best-scored ones)."""
+FINDER_DIE = 32.0
+"""A die's edge in the finder's input, px, where the table's die size is known (``die_size``)."""
 RESTORE_HINT = "restore it with `git checkout -- models/` or retrain it with `scorekeeper train` (needs the train extra)"
 
 
@@ -186,6 +188,10 @@ class OnnxDiceReader:
         self._embeds = EMBEDDING_OUTPUT in outputs
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
+        self.die_size = 0.0
+        """A die's edge in frame pixels at this table (0: not known): the finder then looks at
+        the frame scaled so that a die is ``FINDER_DIE`` pixels across, or less where the model's
+        own scale is smaller."""
         self.learned: TableHead | None = None
         """What the table taught: while set, its head's say is added to the pip reader's
         (``TableHead.adjust``). Set by the table's learner between reads."""
@@ -205,7 +211,10 @@ class OnnxDiceReader:
         height, width = frame.shape[:2]
         if height < 16 or width < 16:
             raise ValueError(f"frame of {width}x{height} px is too small to hold a die; need at least 16x16")
-        tensor, scale = finder_input(frame, finder_scale(height, width, self.files.finder_scale, self.files.finder_max_side))
+        scale = finder_scale(height, width, self.files.finder_scale, self.files.finder_max_side)
+        if self.die_size > 0:
+            scale = min(scale, FINDER_DIE / self.die_size)
+        tensor, scale = finder_input(frame, max(scale, ALIGN / max(height, width)))
         try:
             maps = self._finder.run(None, {"frame": tensor})[0]
         except Exception as exc:  # onnxruntime raises its own untyped errors

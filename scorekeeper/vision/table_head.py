@@ -72,9 +72,11 @@ class TableHead:
 
     def adjust(self, probs: NDArray[np.float32], embeddings: NDArray[np.float32]) -> NDArray[np.float32]:
         """(n, 7) class probabilities of ``n`` crops from the model's per-view probabilities
-        (views, n, 7) and the embeddings (views, n, d): per view the two log-probabilities added and
-        normalised, then averaged over the views as the model's own are."""
-        return combined(probs, self.log_probs(embeddings))
+        (views, n, 7) and the embeddings (views, n, d): per view ``combined``, then averaged over
+        the views as the model's own are."""
+        seen = np.zeros(CLASSES, bool)
+        seen[self.classes] = True
+        return combined(probs, self.log_probs(embeddings), seen)
 
     def predict(self, embeddings: NDArray[np.float32]) -> NDArray[np.int64]:
         """(n,) the head's own class for crops given as (n, views, d), views averaged."""
@@ -83,18 +85,23 @@ class TableHead:
         return result
 
 
-def combined(probs: NDArray[np.float32], head_log_probs: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(n, 7) the mean over views of softmax(log p_model + log p_head), both given per view.
+def combined(probs: NDArray[np.float32], head_log_probs: NDArray[np.float32], seen: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """(n, 7) the model's and the head's say together, both given per view (views, n, 7): the
+    classes the head has ``seen`` share the model's probability of them in proportion to
+    p_model * p_head; the others keep the model's probability. Averaged over the views.
 
     >>> p = np.array([[[0.1, 0.6, 0.3, 0, 0, 0, 0]]], np.float32)
     >>> h = np.log(np.array([[[1, 0.1, 0.9, 1, 1, 1, 1]]], np.float32))
-    >>> combined(p, h).round(2).tolist()
-    [[0.21, 0.13, 0.57, 0.0, 0.0, 0.0, 0.0]]
+    >>> [round(float(v), 3) for v in combined(p, h, np.array([False, True, True, False, False, False, False]))[0]]
+    [0.1, 0.164, 0.736, 0.0, 0.0, 0.0, 0.0]
     """
-    logits = np.log(np.maximum(probs, 1e-12)) + head_log_probs
-    logits -= logits.max(-1, keepdims=True)
+    probs = np.asarray(probs, np.float32)
+    mass = (probs * seen).sum(-1, keepdims=True)
+    logits = np.where(seen, np.log(np.maximum(probs, 1e-12)) + head_log_probs, -np.inf)
+    logits = logits - logits.max(-1, keepdims=True)
     e = np.exp(logits)
-    result: NDArray[np.float32] = (e / e.sum(-1, keepdims=True)).mean(0).astype(np.float32)
+    within = e / e.sum(-1, keepdims=True)
+    result: NDArray[np.float32] = np.where(seen, within * mass, probs).mean(0).astype(np.float32)
     return result
 
 
@@ -177,6 +184,9 @@ def _top_eigenvalue(x: NDArray[np.float32], rounds: int = 12) -> float:
     return value * 1.1
 
 
+MIN_JUDGED = 5
+"""Confirmed rolls a table needs before its head is judged, and so used: fewer held-out rolls say
+too little to tell a head that helps from one that hurts (docs/experiments.md)."""
 LINE_FLOOR = 0.5
 """A table's unsure line is never under this: a die read sure must be read its value more likely than not."""
 
@@ -262,8 +272,8 @@ def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, t
     """``Verdict`` of ``head`` (fitted on all of ``examples``): each of ``rolls`` read by the decision
     step (``read_finds`` at the finder's ``threshold``, told its count) with a head fitted on the
     examples of every other roll, at each line a held-out die's confidence suggests, against the
-    model alone at ``unsure_below``. Fewer than two rolls are not judged."""
-    if len(rolls) < 2:
+    model alone at ``unsure_below``. Fewer than ``MIN_JUDGED`` rolls are not judged (the head is not used)."""
+    if len(rolls) < MIN_JUDGED:
         return Verdict(0, 0, 0, 0, 0, unsure_below, 1.0)
     plain, taught = [], []
     for roll in rolls:

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from scorekeeper.game.save import write_atomically
 from scorekeeper.vision.processing import CROP, VIEWS, Finds
 from scorekeeper.vision.reader import OnnxDiceReader
-from scorekeeper.vision.table_head import ConfirmedRoll, Examples, TableHead, Verdict, judge
+from scorekeeper.vision.table_head import MIN_JUDGED, ConfirmedRoll, Examples, TableHead, Verdict, judge
 
 MAX_DICE = 600
 """Crops a table keeps at most (a hundred rolls of six); past it the oldest are dropped. About
@@ -55,7 +55,7 @@ class Learned:
     head: TableHead | None
     """The head fitted on every example (with the table's unsure line), or None with no example."""
     verdict: Verdict | None
-    """The safety rule's verdict on it; None where it was not judged (fewer than two rolls)."""
+    """The safety rule's verdict on it; None where it was not judged (fewer than ``MIN_JUDGED`` rolls)."""
 
     @property
     def in_use(self) -> TableHead | None:
@@ -114,7 +114,7 @@ class TableMemory:
         if head is None:
             return Learned(None, None)
         self._head = head
-        if len(self.rolls) < 2:
+        if len(self.rolls) < MIN_JUDGED:
             return Learned(head, None)
         verdict = judge(self.examples, self.rolls, head, self.reader.files.finder_threshold, self.reader.unsure_below)
         return Learned(replace(head, unsure_below=verdict.unsure_below), verdict)
