@@ -78,3 +78,30 @@ def test_a_knot_that_lies_through_the_first_throw_is_no_die_of_it_without_a_cali
     assert window.controller.state.turn.roll == Dice.from_str("2 3 4"), "the knot lay through the throw: the table's"
     assert len(pane.empty_table) == 1 and not pane.session.prompt
     window.close()
+
+
+def test_the_window_learns_the_table_from_each_roll_the_game_moves_on_from(qtbot: QtBot, tmp_path: Path) -> None:
+    from scorekeeper.game import Kept
+    from scorekeeper.vision.reader import OnnxDiceReader
+
+    table = ScriptedTable(640, 480)
+    window = MainWindow(
+        GameController(tmp_path), WindowOptions(source="scripted"), reader=lambda: OnnxDiceReader(threads=1), opener=lambda spec, profile: table  # type: ignore[arg-type, return-value]
+    )
+    qtbot.addWidget(window)
+    window.show()
+    pane = window.camera
+    qtbot.waitUntil(lambda: pane.learner is not None, timeout=20000)
+    assert pane.learned_label.text() == "Table learned: nothing yet (each roll you confirm teaches it)"
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([1, 5, 2, 2, 3, 4])
+    qtbot.waitUntil(lambda: window.controller.state.turn.roll is not None, timeout=30000)
+    assert window.controller.state.turn.roll == Dice.from_str("1 2 2 3 4 5")
+    assert pane.learner is not None and pane.learner.summary().dice == 0, "a roll taken is not yet confirmed"
+    assert window.controller.take(Kept(Dice.from_str("1 5")))
+    qtbot.waitUntil(lambda: "from 1 rolls" in pane.learned_label.text(), timeout=20000)
+    assert pane.learned_label.text().startswith("Table learned: 6 dice from 1 rolls (1: 1, 2: 2, 3: 1, 4: 1, 5: 1)")
+    assert (tmp_path / "last-calibration.table.npz").is_file()
+    pane.learner.forget()
+    qtbot.waitUntil(lambda: "nothing yet" in pane.learned_label.text(), timeout=10000)
+    assert not (tmp_path / "last-calibration.table.npz").exists()

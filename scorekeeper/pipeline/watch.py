@@ -32,6 +32,7 @@ from scorekeeper.pipeline.calibration import CalibrationProfile, split_by_area
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.pipeline.sources import Frame, FrameSource
+from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.detections import Detections, DiceReader
 
 
@@ -367,6 +368,8 @@ class Watcher:
             self.empty_table.still(frame.image, dice)
         else:
             self.frames_read += 1
+            if isinstance(self.reader, OnnxDiceReader) and self.profile.die_size > 0:
+                self.reader.die_size = self.profile.die_size_at(width)
             found = self.reader.read(frame.image, dice=self.dice_on_table())
             found = one_box_per_die(found)
             moving = self._moving(frame.image, thumb, last, found)

@@ -81,6 +81,17 @@ class TableLearner:
         if len(self.memory):
             self._jobs.put(self._refit)
 
+    def attach(self, reader: OnnxDiceReader) -> None:
+        """Read with ``reader`` from now on (a reconnection loaded the model again): it gets what
+        the table learned (a refit queued after what is already queued)."""
+        self._jobs.put(lambda: self._attach(reader))
+
+    def _attach(self, reader: OnnxDiceReader) -> None:
+        self.reader.learned = None
+        self.reader = reader
+        self.memory.reader = reader
+        self._refit()
+
     def confirm(self, frame: NDArray[np.uint8], boxes: list[tuple[float, float, float, float]], values: list[int], not_dice: list[tuple[float, float, float, float]]) -> None:
         """A roll the players confirmed (see ``TableMemory.learn``); learned in the worker."""
         frame = np.array(frame, np.uint8, copy=True)

@@ -19,9 +19,12 @@ from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfil
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
+from scorekeeper.table.learner import TableLearner
 from scorekeeper.table.session import DiceOnTable, Drawing, TableSession
 from scorekeeper.ui.camera_view import CameraView, DiePicker
 from scorekeeper.ui.controller import GameController
+from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
 
 if TYPE_CHECKING:
@@ -51,6 +54,8 @@ class CameraPane(QWidget):
     """What the status bar should say about the source."""
     step_shown = Signal(object)
     """Each :class:`WatchStep` drawn in the live view (the calibration dialog shows them too)."""
+    table_learned = Signal(str)
+    """What the table has learned, in a line, after each refit (emitted from the learner's thread)."""
 
     def __init__(
         self,
@@ -117,6 +122,13 @@ class CameraPane(QWidget):
         self.session.area = self.profile.area
         self.session.keep_photos = options.keep_photos
         controller.changed.connect(self.session.game_changed)
+        self.learner: TableLearner | None = None
+        """The table that learns from the rolls confirmed here, once a reader that can learn is loaded."""
+        self.learned_label = QLabel()
+        self.learned_label.setWordWrap(True)
+        self.learned_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.learned_label)
+        self.table_learned.connect(self.learned_label.setText)
         self.redraw()
         if autostart:
             self.start()
@@ -132,6 +144,7 @@ class CameraPane(QWidget):
             ("Step through a folder of &photos...", self.choose_folder),
             ("&Manual entry (camera off)", self.manual_entry),
             ("&Calibrate...", self.calibrate),
+            ("&Forget what this table learned...", self.forget_table),
         ):
             action = QAction(text, self)
             action.triggered.connect(lambda _=False, s=slot: s())
@@ -149,6 +162,7 @@ class CameraPane(QWidget):
         worker.stepped.connect(self.stepped)
         worker.table_event.connect(self.table_event)
         worker.reader_missing.connect(self.reader_missing)
+        worker.reader_ready.connect(self.reader_ready)
         worker.lost.connect(self.camera_lost)
         worker.failed.connect(self.camera_failed)
         self.capture = CaptureThread(worker)
@@ -221,6 +235,39 @@ class CameraPane(QWidget):
         self.source_name = name
         self.banner.hide()
         self.source_changed.emit(f"Source: {name}" + (f". {note}" if note else ""))
+
+    def reader_ready(self, reader: object) -> None:
+        """Start the table that learns with the first reader that can (each reconnection loads the same model)."""
+        if not isinstance(reader, OnnxDiceReader) or not reader.can_learn:
+            return
+        if self.learner is not None:
+            self.learner.attach(reader)
+            return
+        self.learner = TableLearner(reader, table_file_for(self.controller.home / LAST_PROFILE), lambda summary: self.table_learned.emit(summary.line()))
+        self.learned_label.setText(self.learner.summary().line())
+        learner = self.learner
+        self.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)
+
+    def forget_table(self) -> None:
+        """Ask, then drop what this table learned (here and in its file)."""
+        from PySide6.QtWidgets import QMessageBox
+
+        if self.learner is None:
+            QMessageBox.information(self, "Forget what this table learned", "The table has learned nothing yet: no dice reader that learns is loaded.")
+            return
+        answer = QMessageBox.question(
+            self, "Forget what this table learned",
+            f"{self.learner.summary().line()}.\n\nForget it all? The reader then reads this table as it reads any other, "
+            "and learns it again from the next rolls you confirm.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.learner.forget()
+
+    def shutdown_learner(self) -> None:
+        """Let the learner finish what it is learning (it saves the table file), then stop it."""
+        if self.learner is not None:
+            self.learner.close()
+            self.learner = None
 
     def reader_missing(self, why: str) -> None:
         self.reader_note = f"Dice reader unavailable ({why}): the camera is shown, type the dice."

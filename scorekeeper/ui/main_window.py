@@ -476,5 +476,7 @@ class MainWindow(QMainWindow):
         self.stop_sharing()
         if hasattr(self.camera, "stop"):
             self.camera.stop()
+        if hasattr(self.camera, "shutdown_learner"):
+            self.camera.shutdown_learner()
         self.controller.close()
         super().closeEvent(event)

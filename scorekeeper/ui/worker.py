@@ -54,6 +54,8 @@ class CaptureWorker(QObject):
     """A settle event and the :class:`WatchStep` it happened on (never dropped)."""
     reader_missing = Signal(str)
     """The dice reader could not be loaded: why. Frames are still shown."""
+    reader_ready = Signal(object)
+    """The dice reader is loaded (the reader itself, for the table that learns)."""
     lost = Signal(str)
     """The camera stopped sending pictures: why, and what to do."""
     failed = Signal(str)
@@ -150,6 +152,7 @@ class CaptureWorker(QObject):
                 self.reader_missing.emit(str(exc))
                 self._frames_only(source)
                 return
+            self.reader_ready.emit(reader)
             self.watcher = Watcher(source, reader, self.profile, empty_table=self.empty_table)
             self.watcher.thrown = self._expected
             if self._stop.is_set():
