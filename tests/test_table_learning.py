@@ -245,3 +245,28 @@ def test_read_with_a_profile_that_learned_nothing_says_so(tmp_path: Path) -> Non
     result = _scorekeeper("read", "--profile", str(tmp_path / "kitchen.toml"), str(tmp_path / "x.png"))
     assert result.returncode == 2
     assert f"table file '{tmp_path / 'kitchen.table.npz'}' does not exist" in result.stderr
+
+
+def test_the_table_command_shows_and_forgets_what_a_table_learned(reader: OnnxDiceReader, byler_test: list[LabelledImage], tmp_path: Path) -> None:
+    profile = tmp_path / "kitchen.toml"
+    memory = TableMemory(reader)
+    for item in byler_test[:6]:
+        memory.learn(item.load(), item.labels.boxes, item.labels.values.tolist(), item.labels.boxes[:0])
+    memory.save(table_file_for(profile))
+    shown = _scorekeeper("table", str(profile), "--json")
+    assert shown.returncode == 0, shown.stderr
+    record = json.loads(shown.stdout)
+    assert record["dice"] == sum(len(item.labels) for item in byler_test[:6]) and record["rolls"] == 6
+    assert sum(record["counts"].values()) == record["dice"] and record["held_out"]["rolls"] == 6
+    told = _scorekeeper("table", str(profile))
+    assert f"{record['dice']} dice learned from 6 rolls" in told.stdout and "held out one at a time" in told.stdout
+
+    forgot = _scorekeeper("table", str(profile), "--forget")
+    assert forgot.returncode == 0 and "Forgot what the table learned" in forgot.stdout
+    assert not table_file_for(profile).exists()
+    again = _scorekeeper("table", str(profile), "--forget")
+    assert again.returncode == 0 and "holds nothing to forget" in again.stderr
+
+    table_file_for(profile).write_bytes(b"PK\x03\x04 not really")
+    damaged = _scorekeeper("table", str(profile))
+    assert damaged.returncode == 2 and "is damaged or not a table file" in damaged.stderr

@@ -50,6 +50,10 @@ FORMAT = 1
 DEFAULT_PROFILE_PATH = Path(__file__).resolve().parents[2] / "calibration" / "default.toml"
 """The default profile shipped in the repository's ``calibration/`` folder."""
 
+LAST_PROFILE = "last-calibration.toml"
+"""The calibration profile the window saved last, in the scorekeeper home folder; loaded on start
+(and what the table there has learned beside it)."""
+
 WHOLE_FRAME: tuple[tuple[float, float], ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
 DIE_SIZE_RANGE = (0.5, 2.0)

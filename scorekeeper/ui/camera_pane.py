@@ -15,7 +15,7 @@ from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
+from scorekeeper.pipeline.calibration import LAST_PROFILE, CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
@@ -30,8 +30,6 @@ from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, S
 if TYPE_CHECKING:
     from scorekeeper.ui.main_window import WindowOptions
 
-LAST_PROFILE = "last-calibration.toml"
-"""The calibration profile saved last, in the scorekeeper home folder; loaded on start."""
 
 
 def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProfile, str, str]:
