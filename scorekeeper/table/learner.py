@@ -133,13 +133,13 @@ class TableLearner:
 
     def _learn(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32], values: list[int], not_dice: NDArray[np.float32]) -> None:
         self.memory.learn(frame, boxes, values, not_dice)
-        self._refit()
         if self._saving and self.path is not None:
             try:
                 self.memory.save(self.path)
             except OSError as exc:
                 self.note = f"what the table learned is not saved ({exc})"
                 log.warning("%s", self.note)
+        self._refit()
 
     def _refit(self) -> None:
         self._learned = self.memory.head()

@@ -19,6 +19,7 @@ often as the model alone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,8 +35,8 @@ C = 0.1
 weighs ``C`` against half the squared weights)."""
 STEPS = 300
 """Accelerated gradient steps of a fit; a refit from the last weights takes ``WARM_STEPS``."""
-WARM_STEPS = 60
-"""Steps of a fit that starts from a near solution (each held-out roll in ``safety_check``)."""
+WARM_STEPS = 30
+"""Steps of a fit that starts from a near solution: a refit, and each held-out roll in ``judge``."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,6 +53,9 @@ class TableHead:
     """(k,) one per seen class."""
     classes: NDArray[np.int64]
     """(k,) the seen classes, 0 (not a die) to 6, ascending."""
+    bound: float = 0.0
+    """The largest eigenvalue of the fit's features' Gram matrix (a little over): a fit on a subset
+    of the same crops may take it as its own."""
     unsure_below: float = 0.0
     """The table's own unsure line: dice read with this head and less confidence are unsure
     (the reader's line still holds where it is higher). Set from the held-out rolls (``judge``)."""
@@ -116,9 +120,10 @@ def _standardised(x: NDArray[np.float32], mean: NDArray[np.float32], scale: NDAr
     return result
 
 
-def fit_head(embeddings: NDArray[np.float32], values: NDArray[np.int64], start: TableHead | None = None) -> TableHead:
+def fit_head(embeddings: NDArray[np.float32], values: NDArray[np.int64], start: TableHead | None = None, bound: float | None = None) -> TableHead:
     """The head fitted on crops given as (n, views, d) embeddings with their true classes (n,):
-    each view is a sample. ``start`` (a head over the same classes) warm-starts the fit."""
+    each view is a sample. ``start`` (a head over the same classes) warm-starts the fit; ``bound``
+    is a known ``TableHead.bound`` of a fit on a superset of these crops (saves finding it)."""
     embeddings = np.asarray(embeddings, np.float32)
     values = np.asarray(values, np.int64).reshape(-1)
     if embeddings.ndim != 3 or len(embeddings) != len(values) or not len(values):
@@ -132,26 +137,26 @@ def fit_head(embeddings: NDArray[np.float32], values: NDArray[np.int64], start: 
     x = _standardised(x, mean, scale)
     classes = np.unique(values)
     target = np.searchsorted(classes, np.repeat(values, views))
+    top = _top_eigenvalue(x) if bound is None else bound
     if len(classes) == 1:
         # one class: the head says nothing beyond it (log-probability 0 for it)
-        return TableHead(mean, scale, np.zeros((x.shape[1], 1), np.float32), np.zeros(1, np.float32), classes)
+        return TableHead(mean, scale, np.zeros((x.shape[1], 1), np.float32), np.zeros(1, np.float32), classes, top)
     warm = start is not None and np.array_equal(start.classes, classes)
     w0 = start.weights if warm and start is not None else np.zeros((x.shape[1], len(classes)), np.float32)
     b0 = start.bias if warm and start is not None else np.zeros(len(classes), np.float32)
-    weights, bias = _minimise(x, target, len(classes), w0, b0, WARM_STEPS if warm else STEPS)
-    return TableHead(mean, scale, weights, bias, classes)
+    weights, bias = _minimise(x, target, len(classes), w0, b0, WARM_STEPS if warm else STEPS, top)
+    return TableHead(mean, scale, weights, bias, classes, top)
 
 
 def _minimise(
-    x: NDArray[np.float32], target: NDArray[np.intp], k: int, w: NDArray[np.float32], b: NDArray[np.float32], steps: int
+    x: NDArray[np.float32], target: NDArray[np.intp], k: int, w: NDArray[np.float32], b: NDArray[np.float32], steps: int, top: float
 ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """Nesterov-accelerated gradient descent on C * sum of cross-entropies + |W|^2 / 2 (bias free)."""
     n = len(x)
     onehot = np.zeros((n, k), np.float32)
     onehot[np.arange(n), target] = 1
-    # The loss's gradient is Lipschitz with at most C * (|x|^2 + 1) / 2 per sample (softmax's
-    # Hessian is at most half the identity) plus 1 for the penalty.
-    top = _top_eigenvalue(x)
+    # The loss's gradient is Lipschitz with at most C * (top + n) / 2 (softmax's Hessian is at most
+    # half the identity; top bounds x's Gram matrix, n the bias's) plus 1 for the penalty.
     step = 1.0 / (C * 0.5 * (top + n) + 1.0)
     w, b = w.astype(np.float32).copy(), b.astype(np.float32).copy()
     yw, yb, t = w.copy(), b.copy(), 1.0
@@ -163,7 +168,7 @@ def _minimise(
         residual = C * (p - onehot)
         new_w = yw - step * (x.T @ residual + yw)
         new_b = yb - step * residual.sum(0)
-        t_next = (1 + np.sqrt(1 + 4 * t * t)) / 2
+        t_next = (1 + math.sqrt(1 + 4 * t * t)) / 2
         momentum = (t - 1) / t_next
         yw = new_w + momentum * (new_w - w)
         yb = new_b + momentum * (new_b - b)
@@ -189,6 +194,8 @@ MIN_JUDGED = 5
 too little to tell a head that helps from one that hurts (docs/experiments.md)."""
 LINE_FLOOR = 0.5
 """A table's unsure line is never under this: a die read sure must be read its value more likely than not."""
+LINES = np.round(np.arange(LINE_FLOOR, 1.0, 0.01), 3)
+"""The unsure lines a table's head is tried at (with the model's own)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -230,11 +237,11 @@ class Examples:
         """All of ``parts`` in order (at least one)."""
         return cls(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("embeddings", "probs", "values", "rolls")))
 
-    def fit(self, start: TableHead | None = None) -> TableHead | None:
-        """The head fitted on these crops; None where there are none or the model gives no embedding."""
+    def fit(self, start: TableHead | None = None, bound: float | None = None) -> TableHead | None:
+        """The head fitted on these crops (see ``fit_head``); None where there are none or the model gives no embedding."""
         if not len(self) or not self.embeddings.shape[-1]:
             return None
-        return fit_head(self.embeddings, self.values, start=start)
+        return fit_head(self.embeddings, self.values, start=start, bound=bound)
 
 
 @dataclass(frozen=True)
@@ -255,9 +262,8 @@ class Verdict:
     model_unsure_below: float
     """The model's own line."""
     unsure_below: float
-    """The head's line: of the lines that read no held-out roll wrong with nothing asked, the one
-    that reads the most right (the highest among equals), never under ``LINE_FLOOR``; 1 where none
-    reads no roll wrong."""
+    """The head's line: of ``LINES`` and the model's own, the one that reads the most held-out rolls
+    right with none wrong (the highest among equals); 1 where every line reads one wrong."""
 
     @property
     def use_head(self) -> bool:
@@ -277,14 +283,12 @@ def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, t
         return Verdict(0, 0, 0, 0, 0, unsure_below, 1.0)
     plain, taught = [], []
     for roll in rolls:
-        held = examples[examples.rolls != roll.id].fit(start=head)
+        held = examples[examples.rolls != roll.id].fit(start=head, bound=head.bound)
         plain.append(mean_views(roll.finds.probs.transpose(1, 0, 2)))
         fits = held is not None and roll.finds.embeddings.shape[-1] == len(held.mean)
         taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings) if fits and held is not None else plain[-1])
     model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below)
-    lines = {LINE_FLOOR, unsure_below}
-    for probs in taught:
-        lines.update(float(c) for c in np.nextafter(probs[:, 1:].max(1), np.float32(1)) if LINE_FLOOR < c < 1)
+    lines = {unsure_below, *(float(line) for line in LINES)}
     best: tuple[int, int, float] | None = None
     for line in sorted(lines, reverse=True):
         right, wrong = _outcomes(rolls, taught, threshold, line)
