@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QDialog,
@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
 from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
 from scorekeeper.pipeline.sources import SourceError, SourceKind, SourceSpec
 from scorekeeper.pipeline.watch import WatchStep
+from scorekeeper.table.learner import TableLearner
 from scorekeeper.table.session import Drawing
-from scorekeeper.ui.camera_view import CameraView
+from scorekeeper.table.teaching import TeachingError, TeachingStep
+from scorekeeper.ui.camera_view import CameraView, DiePicker
+from scorekeeper.vision.detections import Detections
 
 HANDLE = 9.0
 """Radius of a corner handle, px on screen."""
@@ -77,6 +80,8 @@ class AreaEditor(CameraView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.dragging = self.corner_at(event.position())
+        if self.dragging is None:
+            super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self.dragging is None or self.image is None:
@@ -130,10 +135,12 @@ class CalibrationDialog(QDialog):
     """The table is empty now: what the camera finds on it is the table's own (a logo, a knot)."""
 
     def __init__(
-        self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None, source: str | None = None
+        self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None, source: str | None = None,
+        learner: TableLearner | None = None,
     ) -> None:
         """``source``: the name of the frame source being calibrated (see :func:`source_spec`); None takes
-        the ``source_name`` of ``parent`` (the camera pane), if it has one."""
+        the ``source_name`` of ``parent`` (the camera pane), if it has one. ``learner``: the table that
+        learns, taught by the teaching step (None: no reader that learns is loaded)."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate the camera")
         self.profile = profile
@@ -157,6 +164,12 @@ class CalibrationDialog(QDialog):
         self.confidence.setSingleStep(0.05)
         self.confidence.setSpecialValueText("the dice model's own")
         self.confidence.setValue(profile.stricter_line)
+        self.teaching = TeachingStep(learner)
+        self.hold = QPushButton("Hold this throw")
+        self.teach = QPushButton("Teach this throw")
+        self.release = QPushButton("Back to the live view")
+        self.teach_report = QLabel()
+        self.teach_report.setWordWrap(True)
         reset = QPushButton("Whole frame")
         empty = QPushButton("The table is empty: remember what the camera finds on it")
         self.message = QLabel("Drag the blue corners around the rolling area; dice outside it are the ones set aside.")
@@ -172,6 +185,11 @@ class CalibrationDialog(QDialog):
         form.addRow("Dice read below this confidence are unsure (a stricter line than the model's)", self.confidence)
         form.addRow("Rolling area", reset)
         form.addRow("Empty table", empty)
+        teach_row = QHBoxLayout()
+        for button in (self.hold, self.teach, self.release):
+            teach_row.addWidget(button)
+        form.addRow("Teach it your dice (optional)", teach_row)
+        form.addRow("", self.teach_report)
         layout = QVBoxLayout(self)
         layout.addWidget(self.editor, 1)
         layout.addLayout(form)
@@ -180,14 +198,106 @@ class CalibrationDialog(QDialog):
         self.measure.clicked.connect(self.measure_die_size)
         reset.clicked.connect(self.whole_frame)
         empty.clicked.connect(self.remember_empty_table)
+        self.hold.clicked.connect(self.hold_throw)
+        self.teach.clicked.connect(self.teach_throw)
+        self.release.clicked.connect(self.release_throw)
+        self.editor.die_tapped.connect(self.die_tapped)
+        self.editor.table_tapped.connect(self.table_tapped)
+        self.picker: DiePicker | None = None
+        self.show_learned()
         buttons.accepted.connect(lambda: self.save(self.save_to))
         buttons.rejected.connect(self.reject)
         save_as.clicked.connect(self.save_as)
 
     def show_step(self, step: WatchStep) -> None:
-        """A frame from the live view."""
+        """A frame from the live view (a held throw stays on screen instead until it is taught or let go)."""
         self.latest = step
-        self.editor.show_frame(step.frame.image, Drawing(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
+        if self.teaching.held is None:
+            self.editor.show_frame(step.frame.image, Drawing(step.dice, np.ones(len(step.dice), bool), step.dice.unsure, step.aside))
+
+    # the teaching step
+
+    def show_learned(self, line: str = "") -> None:
+        """What the table has seen and how well it reads (after each refit of the learner)."""
+        learner = self.teaching.learner
+        held = self.teaching.held is not None
+        self.hold.setEnabled(learner is not None and not held)
+        self.teach.setEnabled(held)
+        self.release.setEnabled(held)
+        if learner is None:
+            self.teach_report.setText("The dice reader is not loaded here, so the table cannot learn your dice.")
+            return
+        intro = (
+            "Throw all your dice in the rolling area and hold the throw; tap a die that is read wrong (or empty table "
+            "where the camera missed one), then teach it. A few throws teach the table your dice; a game also teaches "
+            "it as you play. "
+        )
+        self.teach_report.setText(intro + self.teaching.report(learner.summary()))
+
+    def _show_held(self) -> None:
+        held = self.teaching.held
+        if held is None:
+            return
+        dice = held.detections()
+        self.editor.show_frame(held.frame, Drawing(dice, np.ones(len(dice), bool), np.zeros(len(dice), bool), Detections.empty(), True, "Held throw"))
+
+    def hold_throw(self) -> None:
+        step = self.latest
+        try:
+            if step is None:
+                raise TeachingError("no picture yet: wait for the live view")
+            self.teaching.hold(step.frame.image, step.dice)
+        except TeachingError as exc:
+            self.message.setText(f"Nothing held: {exc}.")
+            return
+        self.message.setText("Held. Tap a die read wrong to correct it, empty table to add a die the camera missed; then Teach this throw.")
+        self._show_held()
+        self.show_learned()
+
+    def teach_throw(self) -> None:
+        try:
+            count = self.teaching.teach()
+        except TeachingError as exc:
+            self.message.setText(f"Not taught: {exc}.")
+            return
+        self.message.setText(f"Taught {count} dice. Throw again, hold and teach; the table learns each throw in the background.")
+        self.show_learned()
+
+    def release_throw(self) -> None:
+        self.teaching.release()
+        self.message.setText("Let go: the live view again.")
+        self.show_learned()
+
+    def _open_picker(self, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
+        if self.picker is not None:
+            self.picker.close()
+        self.picker = DiePicker(self, allow_none, current)
+        self.picker.move(at)
+        self.picker.show()
+        return self.picker
+
+    def die_tapped(self, index: int, at: QPoint) -> None:
+        held = self.teaching.held
+        if held is None:
+            return
+        picker = self._open_picker(at, True, held.values[index])
+        picker.picked.connect(lambda face, i=index: self.correct_die(i, face))
+
+    def table_tapped(self, x: float, y: float, at: QPoint) -> None:
+        if self.teaching.held is None:
+            return
+        picker = self._open_picker(at, False, None)
+        picker.picked.connect(lambda face: self.add_missed(x, y, face))
+
+    def correct_die(self, index: int, face: int | None) -> None:
+        """Die ``index`` of the held throw shows ``face`` (None: no die)."""
+        self.teaching.correct(index, face)
+        self._show_held()
+
+    def add_missed(self, x: float, y: float, face: int) -> None:
+        """A die the camera missed at (``x``, ``y``) frame pixels shows ``face``."""
+        self.teaching.add_missed(x, y, face)
+        self._show_held()
 
     def remember_empty_table(self) -> None:
         self.empty_table.emit()

@@ -204,7 +204,9 @@ class CameraPane(QWidget):
     def calibrate(self) -> None:
         from scorekeeper.ui.calibration import CalibrationDialog
 
-        dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self)
+        dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self, learner=self.learner)
+        self.table_learned.connect(dialog.show_learned)
+        dialog.finished.connect(lambda _: self.table_learned.disconnect(dialog.show_learned))
         dialog.saved.connect(self.use_profile)
         dialog.empty_table.connect(self.learn_empty_table)
         self.step_shown.connect(dialog.show_step)
