@@ -55,12 +55,13 @@ def check_display() -> None:
 
 def check_resumable(path: Path) -> None:
     """Say before the window opens when ``path`` holds no game to go on with (a damaged end is
-    fine: the window recovers the game before it)."""
-    from scorekeeper.game.journal import no_game_error, read_journal
+    fine: the window recovers the game before it), or when the game is open in another process."""
+    from scorekeeper.game.journal import check_not_open_elsewhere, no_game_error, read_journal
 
     contents = read_journal(path)
     if not contents.events:
         raise no_game_error(path, contents.damage)
+    check_not_open_elsewhere(path)
 
 
 def run(args: argparse.Namespace) -> int:
