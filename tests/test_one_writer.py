@@ -73,6 +73,18 @@ def test_a_second_window_on_an_open_game_says_so_and_exits(tmp_path: Path) -> No
     assert not (tmp_path / "s.png").exists() and journal.path.read_bytes() == before
 
 
+def test_play_on_a_game_open_elsewhere_says_so_and_exits(tmp_path: Path) -> None:
+    journal = played(tmp_path / "g.jsonl")
+    before = journal.path.read_bytes()
+    try:
+        done = cli("play", "--resume", str(journal.path), stdin="1 5 2 3 4 6\n")
+    finally:
+        journal.close()
+    assert done.returncode == 2
+    assert f"{journal.path} is already open (in process {os.getpid()} since" in done.stderr
+    assert journal.path.read_bytes() == before
+
+
 def test_the_lock_of_a_writer_that_was_killed_is_taken_over_and_said(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     played(path).close()
