@@ -40,3 +40,8 @@ def game_from_args(args: argparse.Namespace) -> Game:
     if not names:
         raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
     return Game.new(rules_from_args(args), names, target=args.target)
+
+
+def game_options_given(args: argparse.Namespace) -> list[str]:
+    """The options of a new game given on the command line, as typed (``--rules``, ``--variant``, ``--players``, ``--target``)."""
+    return [f"--{name}" for name in ("rules", "variant", "players", "target") if getattr(args, name) not in (None, [])]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from scorekeeper.cli.options import add_rules_options, game_from_args
+from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, face_from_str, load_game, save_game
 from scorekeeper.game.describe import game_over, last_lap
 from scorekeeper.game.journal import GameLock, Journal, default_home, new_journal_path, open_journal
@@ -285,7 +285,7 @@ def _journal_for(game: Game) -> tuple[Game, Journal]:
 
 def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
-        given = [f"--{name}" for name in ("rules", "variant", "players", "target") if getattr(args, name)]
+        given = game_options_given(args)
         if given:
             raise FarkleError(
                 f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}"
