@@ -586,8 +586,15 @@ def new_journal_path(home: Path) -> Path:
     return candidate
 
 
+def had_a_roll(events: Sequence[Event]) -> bool:
+    """Whether a game's log holds a step of play in force beyond seating its players: a game that
+    never had one (a start left at once, a screenshot run) is not worth going on with."""
+    return any(not isinstance(action, PlayerAdded) for action in StepsInForce.of(events).active)
+
+
 def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
-    """Journals of games not over and not shelved, newest first (damaged ones included).
+    """Journals of games not over, not shelved and played (:func:`had_a_roll`), newest first
+    (damaged ones included).
 
     As the window's start-up, it also tidies the folder: it finishes or drops what a killed
     recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
@@ -612,7 +619,7 @@ def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
             if tidy:
                 _drop_if_left_empty(path, contents)
             continue
-        if contents.shelved:
+        if contents.shelved or not had_a_roll(contents.events):
             continue
         try:
             if contents.game().state.over:
