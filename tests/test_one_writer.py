@@ -107,3 +107,16 @@ def test_the_lock_of_a_writer_that_was_killed_is_taken_over_and_said(tmp_path: P
     assert controller.state is not None and controller.state.players[0].score == 250
     controller.close()
     assert not lock_path(path).exists()
+
+
+def test_a_game_open_elsewhere_is_not_deleted(tmp_path: Path) -> None:
+    from scorekeeper.game.photos import delete_game
+
+    journal = played(tmp_path / "g.jsonl")
+    with pytest.raises(GameOpenElsewhere, match="is already open"):
+        delete_game(journal.path)
+    assert read_journal(journal.path).game().state.players[0].score == 250
+    journal.close()
+    lock_path(journal.path).write_text('{"pid": 1, "since": ""}')  # as a killed writer leaves it
+    delete_game(journal.path)
+    assert list(tmp_path.iterdir()) == []

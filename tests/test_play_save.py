@@ -68,3 +68,12 @@ def test_the_save_of_this_game_is_replaced_keeping_its_mode(tmp_path: Path, caps
     copy = tmp_path / "copy.json"
     _, out, _ = play(capsys, "--resume", str(saved), stdin=f"save {copy}\n5 2 3 4 6 6\nk 5\nb\nsave {copy}\n")
     assert out.count(f"Saved to {copy}.") == 2 and [p.score for p in load_game(copy).state.players] == [300, 50]
+
+
+def test_save_beside_a_resumed_journal_is_checked_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    play(capsys, "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\nb\n")
+    [journal] = Path(os.environ["SCOREKEEPER_HOME"], "games").glob("*.jsonl")
+    other = tmp_path / "yesterday.json"
+    before = yesterday(other)
+    status, _, err = play(capsys, "--resume", str(journal), "--save", str(other), stdin="q\n")
+    assert status == 2 and "the save of another game" in err and other.read_bytes() == before

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -231,9 +231,12 @@ class Session:
         if state.over:
             self.say(game_over(state))
 
-    def run(self, lines: TextIO, interactive: bool) -> None:
+    def run(self, lines: TextIO, interactive: bool, notes: Sequence[str] = ()) -> None:
+        """Play until the game ends, the players quit or the input ends; ``notes`` are said after the title."""
         rules = self.game.state.rules
         self.say(f"{rules.title} ({rules.name}). Type 'help' for the commands.")
+        for note in notes:
+            self.say(f"{note[:1].upper()}{note[1:]}.")
         self.say("\n".join(scoreboard(self.game.state)))
         if self.game.state.over:
             self.say(game_over(self.game.state))
@@ -293,39 +296,39 @@ def run(args: argparse.Namespace) -> int:
     resumed = game_file_kind(args.resume) if args.resume is not None else None
     save_to: Path | None = args.save or (args.resume if resumed == "saved game" else None)
     locks: list[GameLock] = []
+    journal: Journal | None = None
     try:
         if resumed == "journal":
             recovered = open_journal(args.resume)
             game, journal = recovered.game, recovered.journal
-            told = [str(recovered.damage)] if recovered.damage is not None else []
+            notes = [str(recovered.damage)] if recovered.damage is not None else []
         else:
             if args.resume is not None:
                 locks.append(GameLock.take(args.resume))
             game = load_game(args.resume) if args.resume is not None else game_from_args(args)
-            if save_to is not None and save_to != args.resume:
-                check_save_target(save_to, game)
-                locks.append(GameLock.take(save_to))
+            notes = []
+        if args.save is not None and args.save != args.resume:
+            check_save_target(args.save, game)
+            locks.append(GameLock.take(args.save))
+        if journal is None:
             game, journal = _journal_for(game)
-            told = []
-        told += [lock.told for lock in (*locks, journal.lock) if lock.told]
-        try:
-            return _play(game, journal, save_to, told)
-        finally:
-            journal.close()
+        notes += [lock.told for lock in (*locks, journal.lock) if lock.told]
+        notes.append(f"each step is kept in {journal.path}")
+        return _play(game, journal, save_to, notes)
     finally:
+        if journal is not None:
+            journal.close()
         for lock in locks:
             lock.release()
 
 
-def _play(game: Game, journal: Journal, save_to: Path | None, told: list[str]) -> int:
+def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) -> int:
     """Play ``game`` at the terminal until it ends, the players quit, the input ends or Ctrl+C."""
     if save_to is not None:
         save_game(game, save_to)
     session = Session(game, sys.stdout, save_to)
     try:
-        for line in told:
-            session.say(line[:1].upper() + line[1:] + ".")
-        session.run(sys.stdin, interactive=sys.stdin.isatty())
+        session.run(sys.stdin, interactive=sys.stdin.isatty(), notes=notes)
     except KeyboardInterrupt:
         print(f"\nStopped. {_kept(journal)}", file=sys.stderr, flush=True)
         return 130
