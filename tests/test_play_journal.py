@@ -86,3 +86,16 @@ def test_play_goes_on_with_a_game_of_the_window(capsys: pytest.CaptureFixture[st
     assert status == 0 and "Ann banks 150: now 150." in out
     assert [p.score for p in read_journal(path).game().state.players] == [150, 0]
     assert list(games_folder(home).glob("*.jsonl")) == [path]
+
+
+def test_resuming_a_save_goes_on_in_the_journal_of_the_same_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "g.json"
+    play(capsys, "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\nk 1 5\nb\n")
+    [journal] = games_folder(default_home()).glob("*.jsonl")
+    status, _ = play(capsys, "--resume", str(saved), stdin="5 2 3 4 6 6\nk 5\nb\n")
+    assert status == 0 and list(games_folder(default_home()).glob("*.jsonl")) == [journal]
+    assert [p.score for p in read_journal(journal).game().state.players] == [150, 50]
+    journal.unlink()  # a save whose journal is gone gets a new one, holding the whole game
+    status, _ = play(capsys, "--resume", str(saved), stdin="q\n")
+    [again] = games_folder(default_home()).glob("*.jsonl")
+    assert status == 0 and [p.score for p in read_journal(again).game().state.players] == [150, 50]

@@ -17,7 +17,15 @@ from typing import Any, TextIO
 from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, face_from_str, load_game, save_game
 from scorekeeper.game.describe import game_over, last_lap
-from scorekeeper.game.journal import GameLock, Journal, default_home, new_journal_path, open_journal
+from scorekeeper.game.journal import (
+    GameLock,
+    Journal,
+    default_home,
+    new_journal_path,
+    open_journal,
+    read_journal,
+    unfinished_games,
+)
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 from scorekeeper.safe_input import is_plain_number, quote
@@ -273,6 +281,19 @@ def _kept(journal: Journal) -> str:
     return f"The game is kept in {journal.path}; go on with it: scorekeeper play --resume {journal.path}"
 
 
+def _journal_of(game: Game) -> tuple[Game, Journal] | None:
+    """The unfinished journal in the scorekeeper home that holds exactly ``game`` (a game saved with
+    ``--save`` was kept in both), opened to go on in it; None when there is none."""
+    for path in unfinished_games(default_home(), tidy=False):
+        try:
+            if read_journal(path).events == game.events:
+                recovered = open_journal(path)
+                return recovered.game, recovered.journal
+        except FarkleError:
+            continue
+    return None
+
+
 def _journal_for(game: Game) -> tuple[Game, Journal]:
     """A new journal in the scorekeeper home holding ``game`` so far, and the game writing to it."""
     journal = Journal.create(new_journal_path(default_home()))
@@ -311,7 +332,7 @@ def run(args: argparse.Namespace) -> int:
             check_save_target(args.save, game)
             locks.append(GameLock.take(args.save))
         if journal is None:
-            game, journal = _journal_for(game)
+            game, journal = _journal_of(game) or _journal_for(game)
         notes += [lock.told for lock in (*locks, journal.lock) if lock.told]
         notes.append(f"each step is kept in {journal.path}")
         return _play(game, journal, save_to, notes)

@@ -208,8 +208,11 @@ class GameLock:
             os.close(handle)  # a writer let go and removed the file between our open and our lock
         left = _holder_in(handle)
         mine = json.dumps({"pid": os.getpid(), "since": datetime.now().astimezone().isoformat(timespec="seconds")})
-        os.ftruncate(handle, 0)
-        os.pwrite(handle, mine.encode("utf-8"), 0)
+        try:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, mine.encode("utf-8"), 0)
+        except OSError:
+            pass  # the hold is the flock; without the record, another writer is told "in another process"
         return cls(game, handle, left)
 
     @property
@@ -298,7 +301,11 @@ class Journal:
             lock.release()
             raise JournalError(f"{path}: cannot start a journal: {exc.strerror or exc}") from None
         journal = cls(path, handle, lock)
-        journal._append(_line({"format": FORMAT, "version": VERSION}))
+        try:
+            journal._append(_line({"format": FORMAT, "version": VERSION}))
+        except JournalError:
+            journal.close()
+            raise
         sync_folder(path.parent)
         return journal
 
