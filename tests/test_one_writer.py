@@ -120,3 +120,19 @@ def test_a_game_open_elsewhere_is_not_deleted(tmp_path: Path) -> None:
     lock_path(journal.path).write_text('{"pid": 1, "since": ""}')  # as a killed writer leaves it
     delete_game(journal.path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_play_takes_over_the_lock_of_a_dead_writer_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    path = tmp_path / "g.jsonl"
+    played(path).close()
+    lock_path(path).write_text('{"pid": 4194304, "since": "2026-12-05T21:04:00+00:00"}')  # as a kill -9 leaves it
+    sys.stdin = io.StringIO("q\n")
+    try:
+        assert main(["play", "--resume", str(path)]) == 0
+    finally:
+        sys.stdin = sys.__stdin__
+    out = capsys.readouterr().out
+    assert "The lock that process 4194304 since 21:04 left on g.jsonl was taken over" in out
+    assert not lock_path(path).exists()
