@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
+from scorekeeper.cli.serve import game_to_follow
 from scorekeeper.game import Game
 from scorekeeper.game.controller import GameController
-from scorekeeper.game.journal import GameOpenElsewhere, Journal, lock_path, open_journal, read_journal
+from scorekeeper.game.journal import GameOpenElsewhere, Journal, games_folder, lock_path, open_journal, read_journal
 from scorekeeper.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ def test_readers_go_on_while_the_game_is_open(tmp_path: Path, capsys: pytest.Cap
     assert read_journal(journal.path).game().state.players[0].score == 250
     assert main(["export", str(journal.path), "--format", "csv", "-o", str(tmp_path / "g.csv")]) == 0
     assert "Ann" in (tmp_path / "g.csv").read_text()
+    assert game_to_follow(journal.path, tmp_path) == journal.path  # what serve follows
     journal.close()
 
 
@@ -136,3 +138,15 @@ def test_play_takes_over_the_lock_of_a_dead_writer_and_says_so(tmp_path: Path, c
     out = capsys.readouterr().out
     assert "The lock that process 4194304 since 21:04 left on g.jsonl was taken over" in out
     assert not lock_path(path).exists()
+
+
+def test_the_resume_offer_says_which_game_is_open_elsewhere(tmp_path: Path) -> None:
+    from scorekeeper.game.resume import unfinished_summaries
+
+    journal = played(games_folder(tmp_path) / "g.jsonl")
+    journal.path.with_name("h.jsonl").write_bytes(journal.path.read_bytes())
+    offered = {game.path.name: str(game) for game in unfinished_summaries(tmp_path)}
+    assert re.search(rf" · open in process {os.getpid()} since \d\d:\d\d$", offered["g.jsonl"])
+    assert "open in" not in offered["h.jsonl"]
+    journal.close()
+    assert all("open in" not in str(game) for game in unfinished_summaries(tmp_path))

@@ -128,16 +128,22 @@ class LockHolder:
     """The process that holds (or last held) a game's lock, as its lock file says."""
 
     pid: int
-    """The process's id."""
+    """The process's id (0 when the lock file does not say)."""
     since: str
     """When it took the lock, ISO 8601 ("" when the file does not say)."""
 
     def __str__(self) -> str:
+        if not self.pid:
+            return "another process"
         try:
             when = f" since {datetime.fromisoformat(self.since):%H:%M}"
         except ValueError:
             when = ""
         return f"process {self.pid}{when}"
+
+
+UNKNOWN_HOLDER = LockHolder(0, "")
+"""A holder whose lock file does not say who it is (it is being written, or was spoiled)."""
 
 
 class GameOpenElsewhere(JournalError):
@@ -163,10 +169,9 @@ def _holder_in(handle: int) -> LockHolder | None:
     return LockHolder(pid, since if isinstance(since, str) else "")
 
 
-def _open_elsewhere(game: Path, holder: LockHolder | None) -> GameOpenElsewhere:
-    where = f" (in {holder})" if holder is not None else " (in another process)"
+def _open_elsewhere(game: Path, holder: LockHolder) -> GameOpenElsewhere:
     return GameOpenElsewhere(
-        f"{game} is already open{where}: go on with it there, or close it there first; "
+        f"{game} is already open (in {holder}): go on with it there, or close it there first; "
         f"'scorekeeper serve {game}' shows it read-only meanwhile"
     )
 
@@ -196,7 +201,7 @@ class GameLock:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                holder = _holder_in(handle)
+                holder = _holder_in(handle) or UNKNOWN_HOLDER
                 os.close(handle)
                 raise _open_elsewhere(game, holder) from None
             try:
@@ -240,7 +245,7 @@ def game_holder(game: str | Path) -> LockHolder | None:
     try:
         fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except OSError:
-        return _holder_in(handle) or LockHolder(0, "")
+        return _holder_in(handle) or UNKNOWN_HOLDER
     finally:
         os.close(handle)
     return None
@@ -250,7 +255,7 @@ def check_not_open_elsewhere(game: str | Path) -> None:
     """Raise :class:`GameOpenElsewhere` when another process holds ``game`` for writing."""
     holder = game_holder(game)
     if holder is not None:
-        raise _open_elsewhere(Path(game), holder if holder.pid else None)
+        raise _open_elsewhere(Path(game), holder)
 
 
 def _line(data: dict[str, Any]) -> bytes:
