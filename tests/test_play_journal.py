@@ -22,14 +22,16 @@ from scorekeeper.rules import load_rules
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_ctrl_c_ends_play_with_one_line_and_loses_nothing(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+def interrupted(home: Path, how: signal.Signals) -> tuple[int, str]:
+    """``play`` with a roll and a keep typed, then ``how`` sent once it shows the next prompt:
+    the exit status and what it wrote to stderr."""
     env = {**os.environ, "SCOREKEEPER_HOME": str(home), "PYTHONUNBUFFERED": "1"}
-    # Ctrl+C as at a terminal, even where the suite runs in the background (SIGINT ignored there)
+    # Ctrl+C and a closed terminal as at a terminal, even where the suite runs in the background
+    # or under nohup (SIGINT or SIGHUP ignored there, and so in every child)
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "play", "--players", "Ann,Bob"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=lambda: (signal.signal(signal.SIGINT, signal.SIG_DFL), signal.signal(signal.SIGHUP, signal.SIG_DFL)),
     )
     try:
         assert process.stdin is not None and process.stdout is not None
@@ -38,17 +40,35 @@ def test_ctrl_c_ends_play_with_one_line_and_loses_nothing(tmp_path: Path) -> Non
         for line in process.stdout:
             if line.startswith("Ann (0), turn 250: roll 3 dice"):
                 break
-        process.send_signal(signal.SIGINT)
+        process.send_signal(how)
         _, err = process.communicate(timeout=15)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert process.returncode == 130
+    return process.returncode, err
+
+
+def test_ctrl_c_ends_play_with_one_line_and_loses_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    status, err = interrupted(home, signal.SIGINT)
+    assert status == 130
     [journal] = games_folder(home).glob("*.jsonl")
     assert err.strip() == f"Stopped. The game is kept in {journal}; go on with it: scorekeeper play --resume {journal}"
     state = read_journal(journal).game().state
     assert state.turn is not None and state.turn.total == 250 and state.turn.dice_left == 3
+
+
+def test_a_closed_terminal_loses_nothing_and_its_lock_is_taken_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    status, _ = interrupted(home, signal.SIGHUP)
+    assert status == -signal.SIGHUP
+    [journal] = games_folder(home).glob("*.jsonl")
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(home))
+    status, out = play(capsys, "--resume", str(journal), stdin="2 3 5\nk 5\nb\n")
+    assert status == 0 and "left on " + journal.name + " was taken over" in out and "Ann banks 300: now 300." in out
 
 
 def play(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str) -> tuple[int, str]:
