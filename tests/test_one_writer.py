@@ -150,3 +150,20 @@ def test_the_resume_offer_says_which_game_is_open_elsewhere(tmp_path: Path) -> N
     assert "open in" not in offered["h.jsonl"]
     journal.close()
     assert all("open in" not in str(game) for game in unfinished_summaries(tmp_path))
+
+
+def test_tidying_removes_an_empty_journal_with_its_stale_lock_but_never_one_held(tmp_path: Path) -> None:
+    import time
+
+    from scorekeeper.game.journal import STALE_SECONDS, unfinished_games
+
+    folder = games_folder(tmp_path)
+    killed = Journal.create(folder / "killed.jsonl")
+    killed.close()
+    lock_path(killed.path).write_text('{"pid": 4194304, "since": ""}')  # as a start killed before its first event leaves it
+    held = Journal.create(folder / "held.jsonl")  # a writer that hangs before its first event
+    for path in (killed.path, held.path):
+        os.utime(path, (time.time() - STALE_SECONDS - 5,) * 2)
+    assert unfinished_games(tmp_path) == []
+    assert sorted(p.name for p in folder.iterdir()) == ["held.jsonl", "held.jsonl.lock"]
+    held.close()

@@ -571,14 +571,16 @@ def finish_interrupted(folder: Path) -> None:
 
 def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
     """Remove a journal that a start killed before the game's first event left holding nothing
-    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS`."""
+    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS` and no
+    writer holds it, with the lock the killed start left."""
     try:
         size, changed = path.stat().st_size, path.stat().st_mtime
     except OSError:
         return
     empty = size == 0 if contents is None else contents.damage is None and not contents.events
-    if empty and time.time() - changed > STALE_SECONDS:
+    if empty and time.time() - changed > STALE_SECONDS and game_holder(path) is None:
         path.unlink(missing_ok=True)
+        lock_path(path).unlink(missing_ok=True)
 
 
 def games_folder(home: Path) -> Path:
