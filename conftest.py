@@ -1,5 +1,5 @@
 """Shared test set-up, for tests and doctests alike: Qt without a screen, no writes into the user's
-own cache folder, and the one rule for the labelled photos in ``../shared/data``."""
+own cache folder or scorekeeper home, and the one rule for the labelled photos in ``../shared/data``."""
 
 import os
 import tempfile
@@ -36,3 +36,9 @@ def shared_data_folder(name: str, *needed: str, checkout: Path = CHECKOUT, envir
 def shared_data() -> Callable[..., Path]:
     """:func:`shared_data_folder`, for tests and fixtures that read ``../shared/data``."""
     return shared_data_folder
+
+
+@pytest.fixture(autouse=True)
+def own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``$SCOREKEEPER_HOME`` set to a fresh folder for each test (``play`` keeps a journal there from its first step)."""
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path_factory.mktemp("home")))

@@ -111,7 +111,7 @@ def play_commands(seed: int) -> tuple[list[str], list[list[dict[str, object]]], 
         scored = state.roll_score()
         assert state.turn is not None
         if scored is not None:
-            command = "f" if scored.farkle else "1"
+            command = "f" if scored.farkle else "o1"
         elif state.can_bank() and (not state.can_roll() or rng.random() < 0.35):
             command = "b"
         else:

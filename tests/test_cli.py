@@ -13,6 +13,7 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.game import load_game
+from scorekeeper.game.journal import default_home, read_journal
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -121,10 +122,10 @@ def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     saved = tmp_path / "game.json"
     script = "\n".join(
         [
-            "111111", "1",  # six 1s: six of a kind, 3,000, hot dice
-            "111111", "1",
-            "111111", "1",
-            "111111", "1", "b",  # 12,000 banked: the last lap starts
+            "111111", "o1",  # six 1s: six of a kind, 3,000, hot dice
+            "111111", "o1",
+            "111111", "o1",
+            "111111", "o1", "b",  # 12,000 banked: the last lap starts
             "2 3 4 6 2 3", "f",  # Bob's last turn: Farkle
         ]
     ) + "\n"
@@ -178,7 +179,7 @@ def test_output_cut_short_by_its_reader_ends_quietly(tmp_path: Path) -> None:
 
 
 def test_play_undo_never_removes_the_players(capsys: pytest.CaptureFixture[str]) -> None:
-    script = "u\ns\nu\ns\n1 1 1 2 3 4\n1\n"
+    script = "u\ns\nu\ns\n1 1 1 2 3 4\no1\n"
     status, out, _ = run_cli(capsys, "play", "--rules", "retail", "--players", "Ann,Bob", stdin=script)
     assert status == 0
     assert out.count("undo: there is nothing to undo; the players seated at the start stay") == 2
@@ -198,8 +199,8 @@ def test_score_lists_the_options_most_points_first(capsys: pytest.CaptureFixture
 def test_play_says_that_keeping_six_of_a_kind_wins(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_cli(capsys, "play", "--rules", "house-2009", "--players", "Ann,Bob", stdin="666666\nq\nq\n")
     assert status == 0
-    assert "3) 6 6 6 6 6 6: WINS THE GAME (scores nothing)" in out
-    assert "1) 6 6 6 6 6 for 1800" in out
+    assert "o3) 6 6 6 6 6 6: WINS THE GAME (scores nothing)" in out
+    assert "o1) 6 6 6 6 6 for 1,800" in out
 
 
 def test_points_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -234,7 +235,7 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="111111\n1\nq\nq\n")
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="111111\no1\nq\n")
     assert "Hot dice! All six scored: Ann rolls all six again (turn 3,000)." in out
     farkles = "2 2 3 3 4 6\nf\n" * 6
     _, out, _ = run_cli(capsys, "play", "--rules", "retail+three-farkle-penalty", "--players", "Ann,Bob", stdin=farkles)
@@ -244,7 +245,7 @@ def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_last_lap_line_follows_the_lead(capsys: pytest.CaptureFixture[str]) -> None:
-    script = "111111\n1\n" * 4 + "b\n" + ("111111\n1\n" * 5) + "1 5 2 3 4 6\n1\nb\ns\nq\nq\n"
+    script = "111111\no1\n" * 4 + "b\n" + ("111111\no1\n" * 5) + "1 5 2 3 4 6\no1\nb\ns\nq\n"
     _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob,Cy", stdin=script)
     assert "Last lap: Ann reached 10,000." in out
     assert "Last lap: Ann reached 10,000; Bob now leads with 16,500." in out
@@ -252,7 +253,7 @@ def test_the_last_lap_line_follows_the_lead(capsys: pytest.CaptureFixture[str]) 
 
 def test_resuming_a_finished_game_says_it_is_over(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
-    script = "111111\n1\n" * 4 + "b\n2 3 4 6 2 3\nf\n"
+    script = "111111\no1\n" * 4 + "b\n2 3 4 6 2 3\nf\n"
     run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
     status, out, _ = run_cli(capsys, "play", "--resume", str(saved))
     assert status == 0 and "Game over: Ann wins!" in out
@@ -260,20 +261,22 @@ def test_resuming_a_finished_game_says_it_is_over(capsys: pytest.CaptureFixture[
 
 def test_resume_refuses_rules_and_players(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
-    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\n1\nb\n")
+    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\no1\nb\n")
     status, out, err = run_cli(capsys, "play", "--resume", str(saved), "--rules", "pocket", "--players", "X,Y")
     assert status != 0 and "leave out --rules, --players" in err
     assert load_game(saved).state.rules.name == "retail"
 
 
-def test_quit_asks_when_the_game_is_not_saved(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 2 2 3 4 6\nq\n1\nq\nq\n")
-    assert out.count("The game is not saved: 'save FILE' keeps it; 'q' again quits without saving.") == 2
-    assert "Ann (0), turn 100" in out  # the game went on after the first q
+def test_quit_keeps_the_game_and_reads_nothing_after_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # q used to ask first, and a 'y' answer was taken as redo; the game is kept in its journal now
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 2 2 3 4 6\nk 1\nu\nq\ny\n")
+    [journal] = (default_home() / "games").glob("*.jsonl")
+    assert f"The game is kept in {journal}; go on with it: scorekeeper play --resume {journal}." in out
+    assert "redo" not in out and "Not allowed" not in out
+    state = read_journal(journal).game().state
+    assert state.turn is not None and state.turn.total == 0 and state.turn.roll is not None  # the undo stands, no redo
     _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\n")
-    assert "The input ended; the game was not saved." in out
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="q\n")
-    assert "not saved" not in out  # nothing was played: nothing to lose
+    assert "The game is kept in" in out and "not saved" not in out
 
 
 def test_score_defaults_to_retail_like_play_and_coach(capsys: pytest.CaptureFixture[str]) -> None:

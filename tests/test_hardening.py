@@ -419,11 +419,12 @@ def test_evaluate_names_the_file_of_unreadable_labels_and_splits(tmp_path: Path,
 # 10. Messages that say what is wrong and what to do, briefly
 
 
-def test_play_resume_of_a_window_journal_says_how_to_open_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_resume_goes_on_with_a_window_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "g.jsonl"
     played(journal)
-    status, _, err = run_cli(capsys, "play", "--resume", str(journal))
-    assert status == 2 and "window's game journal" in err and f"scorekeeper --resume {journal}" in err
+    status, out, _ = run_cli(capsys, "play", "--resume", str(journal), stdin="5\nb\n")
+    assert status == 0 and f"go on with it: scorekeeper play --resume {journal}" in out
+    assert [p.score for p in read_journal(journal).game().state.players] == [250, 50]
 
 
 def test_a_journal_with_only_its_header_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

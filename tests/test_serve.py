@@ -433,11 +433,11 @@ def test_the_background_server_follows_the_game_on_screen(tmp_path: Path) -> Non
 
 def test_serve_follows_the_newest_unfinished_game_and_tidies_nothing(tmp_path: Path) -> None:
     older = Journal.create(new_journal_path(tmp_path))
-    Game.new(load_rules("retail"), ["Ann"], sink=older.write)
+    Game.new(load_rules("retail"), ["Ann"], sink=older.write).roll("1 5 2 3 4 6")
     older.close()
     newer_path = older.path.with_name("2999-01-01_00-00-00.jsonl")
     newer = Journal.create(newer_path)
-    Game.new(load_rules("retail"), ["Bob"], sink=newer.write)
+    Game.new(load_rules("retail"), ["Bob"], sink=newer.write).roll("1 5 2 3 4 6")
     newer.close()
     os.utime(older.path, (1, 1))
     leftover = older.path.with_name(f".{older.path.name}.recovering")

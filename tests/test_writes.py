@@ -35,7 +35,7 @@ def test_commands_write_only_their_data_folder_their_output_and_the_coach_cache(
     commands: list[tuple[list[str], str]] = [
         (["score", "--rules", "retail", "1", "1", "5"], ""),
         (["rules", "show", "house-2009"], ""),
-        (["play", "--players", "Ann,Bob", "--save", str(out / "g.json")], "115234\n1\nb\nsave " + str(out / "h.json") + "\nq\n"),
+        (["play", "--players", "Ann,Bob", "--save", str(out / "g.json")], "115234\no1\nb\nsave " + str(out / "h.json") + "\nq\n"),
         (["coach", "--rules", "retail"], ""),
         (["export", str(out / "g.json"), "-o", str(out / "sheet.csv")], ""),
         (["export", str(out / "g.json"), "-o", str(out / "sheet.pdf")], ""),
@@ -55,7 +55,7 @@ def test_commands_write_only_their_data_folder_their_output_and_the_coach_cache(
     assert outputs == ["out/g.json", "out/h.json", "out/sheet.csv", "out/sheet.pdf", "out/shot.png"]
     journals = [name for name in written if name.startswith("data/scorekeeper/games/") and name.endswith(".jsonl")]
     cache = [name for name in written if name.startswith("cache/scorekeeper/coach/policy-") and name.endswith(".npz")]
-    assert len(journals) == 1 and 1 <= len(cache) <= MAX_FILES
+    assert len(journals) == 2 and 1 <= len(cache) <= MAX_FILES  # the game of play, and of the screenshot
     assert sum((root / name).stat().st_size for name in cache) <= MAX_BYTES
     assert written == sorted(outputs + journals + cache)
     assert list(cwd.iterdir()) == []

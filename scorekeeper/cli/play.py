@@ -1,37 +1,49 @@
 """``scorekeeper play``: a whole game in the terminal, dice typed by hand.
 
 Every step goes through the game log, so undo, redo and saving work exactly as
-they will in the window.
+they will in the window, and into a journal in the scorekeeper home from the
+first step on, as the window's do: Ctrl+C, a closed terminal or a crash loses
+nothing, and the window and ``play --resume`` each go on with the other's games.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.game import Game, GameState, describe_turn, face_from_str, load_game, save_game
+from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
+from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, face_from_str, load_game, save_game
 from scorekeeper.game.describe import game_over, last_lap
+from scorekeeper.game.journal import (
+    GameLock,
+    Journal,
+    default_home,
+    new_journal_path,
+    open_journal,
+    read_journal,
+    unfinished_games,
+)
+from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 from scorekeeper.safe_input import is_plain_number, quote
 
 HELP = """\
 Commands:
   115346        type the dice you rolled (digits, spaces optional)
-  1, 2, ...     keep that option of the roll on the table (1 scores the most)
-  k 115         keep these dice
+  115           with a roll on the table: keep these dice (k 115 too)
+  o1, o2, ...   keep that option of the roll on the table (o1 scores the most)
   c 3 5         correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
-  f             Farkle (the roll scores nothing; in the card game: a Farkle card was drawn)
+  f             Farkle: pass the dice (the roll scores nothing; in the card game: a Farkle card was drawn)
   p 400         the card game: enter a combination's points
   b             bank the turn
   u / y         undo / redo
   s             scoreboard
   rules         the rules in force
-  save FILE     save the game
-  q             quit (asks first if the game is not saved)"""
+  save FILE     save the game to FILE too (a new file, or an earlier save of this game)
+  q             quit (the game is kept in its journal: go on with --resume)"""
 
 
 def add_parser(commands: Any) -> None:
@@ -43,8 +55,10 @@ def add_parser(commands: Any) -> None:
     add_rules_options(parser)
     parser.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
     parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
-    parser.add_argument("--save", metavar="FILE", type=Path, help="save the game to FILE after every step")
-    parser.add_argument("--resume", metavar="FILE", type=Path, help="go on with a saved game")
+    parser.add_argument(
+        "--save", metavar="FILE", type=Path, help="save the game to FILE after every step too (a new file, or a save of this game)"
+    )
+    parser.add_argument("--resume", metavar="FILE", type=Path, help="go on with a game: its journal, or a game saved with --save")
     parser.set_defaults(run=run)
 
 
@@ -80,7 +94,7 @@ def _option_text(state: GameState, option: KeepOption, scored: RollScore) -> str
         if state.rules.turn.instant_win_banks_turn:
             return f"{option.keep}: banks the turn and WINS THE GAME"
         return f"{option.keep}: WINS THE GAME (scores nothing)"
-    return str(option)
+    return f"{option.keep} for {option.points:,}"
 
 
 def prompt(state: GameState) -> str:
@@ -91,17 +105,17 @@ def prompt(state: GameState) -> str:
     scored = state.roll_score()
     if scored is not None:
         if scored.farkle:
-            return f"{turn.roll}: FARKLE, nothing scores. Enter 'f' to pass the dice, or correct a misread die."
+            return f"{turn.roll}: FARKLE, nothing scores: 'f' passes the dice ('c WAS NOW' first corrects a misread die)."
         shown = scored.options[:6]
         win = scored.winning_keep
         if win is not None and win not in shown:
             shown = (*shown[:5], win)
         options = "  ".join(
-            f"{scored.options.index(option) + 1}) {_option_text(state, option, scored)}" for option in shown
+            f"o{scored.options.index(option) + 1}) {_option_text(state, option, scored)}" for option in shown
         )
         more = f"  (+{len(scored.options) - len(shown)} more)" if len(scored.options) > len(shown) else ""
         missing = f" [{_dice(state.missing_dice())} not read]" if state.missing_dice() else ""
-        return f"{turn.roll}{missing}: keep  {options}{more}"
+        return f"{turn.roll}{missing}: type the dice to keep, or  {options}{more}"
     total = f"turn {turn.total:,}" if turn.total else "new turn"
     if state.rules.kind is GameKind.CARDS:
         return f"{player.name} ({player.score:,}), {total}: 'p POINTS' for a combination, 'f' for a Farkle card, 'b' to bank"
@@ -120,13 +134,7 @@ class Session:
         self.game = game
         self.out = out
         self.save_to = save_to
-        self._saved_at = len(game.events)
-        self._quit_asked = False
-
-    @property
-    def unsaved(self) -> bool:
-        """Whether steps were taken since the game was last saved (never, with ``--save``)."""
-        return self.save_to is None and len(self.game.events) != self._saved_at
+        """Where the game is also saved after every step (``--save``), if anywhere."""
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -143,7 +151,7 @@ class Session:
             "c": lambda: self._correct(rest),
             "f": self.game.farkle,
             "p": lambda: self._points(rest),
-            "b": self.game.bank,
+            "b": self._bank,
             "u": self.game.undo,
             "y": self.game.redo,
             "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
@@ -153,19 +161,19 @@ class Session:
             "?": lambda: self.say(HELP),
         }
         if command in ("q", "quit", "exit"):
-            if self.unsaved and not self._quit_asked:
-                self._quit_asked = True
-                self.say("The game is not saved: 'save FILE' keeps it; 'q' again quits without saving.")
-                return True
             return False
-        self._quit_asked = False
         try:
             if command in handlers:
                 handlers[command]()
-            elif is_plain_number(command) and len(rest) == 0 and self._is_option(int(command)):
-                self._keep_option(int(command))
+            elif command == "o" and len(rest) == 1:
+                self._keep_option(rest[0])
+            elif command[:1] == "o" and command[1:].isdigit() and not rest:
+                self._keep_option(command[1:])
             elif all(char in "123456 ," for char in line.strip()):
-                self.game.roll(line)
+                if self.game.state.roll_score() is not None:
+                    self.game.keep(line)
+                else:
+                    self.game.roll(line)
             else:
                 self.say(f"Unknown command {quote(line.strip())}; type 'help' for the commands.")
                 return True
@@ -179,14 +187,19 @@ class Session:
         scored = self.game.state.roll_score()
         return scored is not None and scored.farkle
 
-    def _is_option(self, number: int) -> bool:
-        scored = self.game.state.roll_score()
-        return scored is not None and 1 <= number <= len(scored.options)
+    def _bank(self) -> None:
+        turn = self.game.state.turn
+        if self._farkle_showing() and turn is not None:
+            raise FarkleError(f"bank: the roll {turn.roll} scores nothing, so there is no turn to bank: 'f' passes the dice")
+        self.game.bank()
 
-    def _keep_option(self, number: int) -> None:
+    def _keep_option(self, typed: str) -> None:
         scored = self.game.state.roll_score()
-        assert scored is not None
-        self.game.keep(scored.options[number - 1].keep)
+        if scored is None:
+            raise FarkleError(f"keep option {quote(typed)}: there is no roll on the table; type the dice you rolled")
+        if not is_plain_number(typed) or not 1 <= int(typed) <= len(scored.options):
+            raise FarkleError(f"keep option {quote(typed)}: the options of this roll are o1 to o{len(scored.options)}")
+        self.game.keep(scored.options[int(typed) - 1].keep)
 
     def _correct(self, rest: list[str]) -> None:
         if len(rest) != 2:
@@ -203,8 +216,8 @@ class Session:
     def _save(self, rest: list[str]) -> None:
         if len(rest) != 1:
             raise FarkleError("save: type 'save FILE'")
+        check_save_target(Path(rest[0]), self.game)
         save_game(self.game, rest[0])
-        self._saved_at = len(self.game.events)
         self.say(f"Saved to {rest[0]}.")
 
     def _after(self, before: GameState) -> None:
@@ -226,9 +239,12 @@ class Session:
         if state.over:
             self.say(game_over(state))
 
-    def run(self, lines: TextIO, interactive: bool) -> None:
+    def run(self, lines: TextIO, interactive: bool, notes: Sequence[str] = ()) -> None:
+        """Play until the game ends, the players quit or the input ends; ``notes`` are said after the title."""
         rules = self.game.state.rules
         self.say(f"{rules.title} ({rules.name}). Type 'help' for the commands.")
+        for note in notes:
+            self.say(f"{note[:1].upper()}{note[1:]}.")
         self.say("\n".join(scoreboard(self.game.state)))
         if self.game.state.over:
             self.say(game_over(self.game.state))
@@ -237,32 +253,108 @@ class Session:
             if interactive:
                 print("> ", end="", file=self.out, flush=True)
             line = lines.readline()
-            if not line:
-                if self.unsaved:
-                    self.say("The input ended; the game was not saved.")
+            if not line or not self.step(line):
                 break
-            if not self.step(line):
-                break
+
+
+def check_save_target(path: Path, game: Game) -> None:
+    """Refuse to save ``game`` over a file that is not a save of this very game (same start)."""
+    if not path.exists() and not path.is_symlink():
+        return
+    kind = game_file_kind(path)
+    if kind == "saved game":
+        try:
+            if load_game(path).events[0] == game.events[0]:
+                return
+        except FarkleError:
+            pass
+    if kind is None:
+        raise SaveFileError(f"{path}: already there and not a saved game, so it is left as it is: save to a new file name")
+    what = "a game's journal" if kind == "journal" else "the save of another game"
+    raise SaveFileError(
+        f"{path}: {what}, so it is left as it is: go on with that game with "
+        f"'scorekeeper play --resume {path}', or save this one to a new file name"
+    )
+
+
+def _kept(journal: Journal) -> str:
+    return f"The game is kept in {journal.path}; go on with it: scorekeeper play --resume {journal.path}"
+
+
+def _journal_of(game: Game) -> tuple[Game, Journal] | None:
+    """The unfinished journal in the scorekeeper home that holds exactly ``game`` (a game saved with
+    ``--save`` was kept in both), opened to go on in it; None when there is none."""
+    for path in unfinished_games(default_home(), tidy=False):
+        try:
+            if read_journal(path).events == game.events:
+                recovered = open_journal(path)
+                return recovered.game, recovered.journal
+        except FarkleError:
+            continue
+    return None
+
+
+def _journal_for(game: Game) -> tuple[Game, Journal]:
+    """A new journal in the scorekeeper home holding ``game`` so far, and the game writing to it."""
+    journal = Journal.create(new_journal_path(default_home()))
+    try:
+        for event in game.events:
+            journal.write(event)
+    except BaseException:
+        journal.close()
+        journal.path.unlink(missing_ok=True)
+        raise
+    return Game.from_events(game.events, sink=journal.write), journal
 
 
 def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
-        given = [f"--{name}" for name in ("rules", "variant", "players", "target") if getattr(args, name)]
+        given = game_options_given(args)
         if given:
             raise FarkleError(
                 f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}"
             )
-        game = load_game(args.resume)
-    else:
-        names = [name.strip() for name in (args.players or "").split(",") if name.strip()]
-        if not names:
-            raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
-        game = Game.new(rules_from_args(args), names, target=args.target)
-    save_to = args.save or args.resume
+    resumed = game_file_kind(args.resume) if args.resume is not None else None
+    save_to: Path | None = args.save or (args.resume if resumed == "saved game" else None)
+    locks: list[GameLock] = []
+    journal: Journal | None = None
+    try:
+        if resumed == "journal":
+            recovered = open_journal(args.resume)
+            game, journal = recovered.game, recovered.journal
+            notes = [str(recovered.damage)] if recovered.damage is not None else []
+        else:
+            if args.resume is not None:
+                locks.append(GameLock.take(args.resume))
+            game = load_game(args.resume) if args.resume is not None else game_from_args(args)
+            notes = []
+        if args.save is not None and args.save != args.resume:
+            check_save_target(args.save, game)
+            locks.append(GameLock.take(args.save))
+        if journal is None:
+            game, journal = _journal_of(game) or _journal_for(game)
+        notes += [lock.told for lock in (*locks, journal.lock) if lock.told]
+        notes.append(f"each step is kept in {journal.path}")
+        return _play(game, journal, save_to, notes)
+    finally:
+        if journal is not None:
+            journal.close()
+        for lock in locks:
+            lock.release()
+
+
+def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) -> int:
+    """Play ``game`` at the terminal until it ends, the players quit, the input ends or Ctrl+C."""
     if save_to is not None:
         save_game(game, save_to)
     session = Session(game, sys.stdout, save_to)
-    session.run(sys.stdin, interactive=sys.stdin.isatty())
+    try:
+        session.run(sys.stdin, interactive=sys.stdin.isatty(), notes=notes)
+    except KeyboardInterrupt:
+        print(f"\nStopped. {_kept(journal)}", file=sys.stderr, flush=True)
+        return 130
+    if not game.state.over:
+        print(f"{_kept(journal)}.")
     if save_to is not None:
         save_game(game, save_to)
         print(f"The game is saved in {save_to}; go on with --resume {save_to}.")

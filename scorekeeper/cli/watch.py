@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.cli.options import add_rules_options, game_from_args
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.pipeline.settling import SettleError, SettleParams
 from scorekeeper.pipeline.sources import CameraLost, SourceError, SourceSpec, open_source
@@ -135,15 +135,12 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
     """The game ``--game`` asks for, and who makes its choices."""
     if args.json:
         raise FarkleError("--json prints settle events; a camera game prints the game (leave out --json)")
-    names = [name.strip() for name in (args.players or "").split(",") if name.strip()]
-    if not names:
-        raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
-    rules = rules_from_args(args)
+    game = game_from_args(args)
+    rules = game.state.rules
     if rules.kind is not GameKind.DICE:
         raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
     if args.sheet is not None:
         sheet_format(args.sheet, None)
-    game = Game.new(rules, names, target=args.target)
     chooser: Chooser = FileChooser.read(args.decisions) if args.decisions is not None else CoachChooser(game.state)
     return game, chooser
 

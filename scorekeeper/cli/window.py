@@ -21,6 +21,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", metavar="PRESET_OR_FILE", help="rules of a game started right away (a preset, +variants, or a .toml file)"
     )
+    parser.add_argument(
+        "--variant", action="append", default=[], metavar="NAME", help="lay a variant over the rules of a game started right away"
+    )
     parser.add_argument("--players", metavar="NAMES", help="start a game right away: comma-separated names in seat order")
     parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
     parser.add_argument("--resume", metavar="JOURNAL", type=Path, help="go on with the game in this journal")
@@ -55,16 +58,17 @@ def check_display() -> None:
 
 def check_resumable(path: Path) -> None:
     """Say before the window opens when ``path`` holds no game to go on with (a damaged end is
-    fine: the window recovers the game before it)."""
-    from scorekeeper.game.journal import no_game_error, read_journal
+    fine: the window recovers the game before it), or when the game is open in another process."""
+    from scorekeeper.game.journal import check_not_open_elsewhere, no_game_error, read_journal
 
     contents = read_journal(path)
     if not contents.events:
         raise no_game_error(path, contents.damage)
+    check_not_open_elsewhere(path)
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.rules import load_rules
+    from scorekeeper.cli.options import game_from_args, game_options_given
     from scorekeeper.ui.app import Screenshot, run_window
     from scorekeeper.ui.main_window import WindowOptions
 
@@ -78,18 +82,21 @@ def run(args: argparse.Namespace) -> int:
             load_profile(args.calibration)
     except (SourceError, CalibrationError) as exc:
         raise FarkleError(str(exc)) from None
-    names = tuple(name.strip() for name in (args.players or "").split(",") if name.strip())
-    if args.resume is not None and (names or args.rules):
-        raise FarkleError("--resume goes on with a saved game; leave out --players and --rules")
+    given = game_options_given(args)
+    if args.resume is not None and given:
+        raise FarkleError(f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}")
+    if args.players is None and given:
+        raise FarkleError(f"{', '.join(given)} set up a game started right away: give its players too, e.g. --players Ann,Bob")
+    game = game_from_args(args) if args.players is not None else None
     if args.screenshot is not None and args.after <= 0:
         raise FarkleError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
     if args.resume is not None:
         check_resumable(args.resume)
     options = WindowOptions(
         source=args.source,
-        rules=load_rules(args.rules) if args.rules else None,
-        players=names,
-        target=args.target,
+        rules=game.state.rules if game is not None else None,
+        players=tuple(player.name for player in game.state.players) if game is not None else (),
+        target=game.state.target if game is not None else None,
         resume=args.resume,
         calibration=args.calibration,
         keep_photos=not args.no_photos,

@@ -89,10 +89,11 @@ class GameController:
             self._refused(str(exc))
             raise
         self._replace(recovered.game, recovered.journal)
+        took_over = f" ({recovered.journal.lock.told})" if recovered.journal.lock.told else ""
         if recovered.damage is not None:
-            self._notice(f"The journal was damaged: {recovered.damage}.")
+            self._notice(f"The journal was damaged: {recovered.damage}.{took_over}")
         else:
-            self._notice(f"Resumed the game from {path.name}.")
+            self._notice(f"Resumed the game from {path.name}{took_over}.")
         return recovered.damage
 
     def _replace(self, game: Game, journal: Journal) -> None:

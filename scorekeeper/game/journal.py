@@ -14,6 +14,10 @@ records of the journal's own:
 line, flushes and syncs it, and only then lets the game take the event, so a
 crash, a closed lid or a killed process loses nothing that was shown.
 
+A game has one writer: :class:`GameLock` holds ``GAME.jsonl.lock`` (an ``flock`` on it, which
+the system lets go of when the process ends, however it ends) for as long as a journal is open
+for writing. Readers (the phones' scoreboard, the exports) take no lock.
+
 Reading stops at the first line that cannot be taken (cut off mid-write, not
 JSON, not an event, or an event the game refuses) and says which line that is;
 :func:`open_journal` recovers everything before it, moves the damaged file aside
@@ -34,6 +38,7 @@ under a new name and goes on in a fresh copy of the good part.
 
 from __future__ import annotations
 
+import fcntl
 import glob
 import json
 import os
@@ -69,6 +74,8 @@ STALE_SECONDS = 60.0
 first event right after creating the journal, so one that stays empty was left by a kill."""
 REBUILT = "rebuilt"
 SHELVED = "shelved"
+LOCK_SUFFIX = ".lock"
+"""Ending added to a game file's name for its lock (``GAME.jsonl.lock``)."""
 
 
 class JournalError(FarkleError):
@@ -116,6 +123,141 @@ class JournalContents:
         return Game.from_events(self.events)
 
 
+@dataclass(frozen=True)
+class LockHolder:
+    """The process that holds (or last held) a game's lock, as its lock file says."""
+
+    pid: int
+    """The process's id (0 when the lock file does not say)."""
+    since: str
+    """When it took the lock, ISO 8601 ("" when the file does not say)."""
+
+    def __str__(self) -> str:
+        if not self.pid:
+            return "another process"
+        try:
+            when = f" since {datetime.fromisoformat(self.since):%H:%M}"
+        except ValueError:
+            when = ""
+        return f"process {self.pid}{when}"
+
+
+UNKNOWN_HOLDER = LockHolder(0, "")
+"""A holder whose lock file does not say who it is (it is being written, or was spoiled)."""
+
+
+class GameOpenElsewhere(JournalError):
+    """The game is open for writing in another process (or another window of this one)."""
+
+
+def lock_path(game: Path) -> Path:
+    """The lock file of the game file ``game``."""
+    return game.with_name(game.name + LOCK_SUFFIX)
+
+
+def _holder_in(handle: int) -> LockHolder | None:
+    """Who the open lock file says holds it; None for an empty or unreadable file."""
+    try:
+        record = json.loads(os.pread(handle, 4096, 0).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    pid, since = record.get("pid"), record.get("since")
+    if not isinstance(pid, int) or isinstance(pid, bool):
+        return None
+    return LockHolder(pid, since if isinstance(since, str) else "")
+
+
+def _open_elsewhere(game: Path, holder: LockHolder) -> GameOpenElsewhere:
+    return GameOpenElsewhere(
+        f"{game} is already open (in {holder}): go on with it there, or close it there first; "
+        f"'scorekeeper serve {game}' shows it read-only meanwhile"
+    )
+
+
+class GameLock:
+    """The one writer's hold on a game file, taken with :meth:`take` and let go of with :meth:`release`."""
+
+    def __init__(self, game: Path, handle: int, took_over: LockHolder | None) -> None:
+        self.game = game
+        """The game file held."""
+        self.path = lock_path(game)
+        """The lock file."""
+        self.took_over = took_over
+        """The writer whose lock this one took over: it died without letting go (None if there was none)."""
+        self._handle: int | None = handle
+
+    @classmethod
+    def take(cls, game: str | Path) -> GameLock:
+        """Hold ``game`` for writing; raises :class:`GameOpenElsewhere` naming the process that holds it."""
+        game = Path(game)
+        path = lock_path(game)
+        while True:
+            try:
+                handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise JournalError(f"{game}: cannot lock the game for writing: {exc.strerror or exc}") from None
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = _holder_in(handle) or UNKNOWN_HOLDER
+                os.close(handle)
+                raise _open_elsewhere(game, holder) from None
+            try:
+                current = os.path.samestat(os.fstat(handle), os.stat(path))
+            except OSError:
+                current = False
+            if current:
+                break
+            os.close(handle)  # a writer let go and removed the file between our open and our lock
+        left = _holder_in(handle)
+        mine = json.dumps({"pid": os.getpid(), "since": datetime.now().astimezone().isoformat(timespec="seconds")})
+        try:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, mine.encode("utf-8"), 0)
+        except OSError:
+            pass  # the hold is the flock; without the record, another writer is told "in another process"
+        return cls(game, handle, left)
+
+    @property
+    def told(self) -> str:
+        """What to tell the players when the lock of a writer that died was taken over ("" if none)."""
+        if self.took_over is None:
+            return ""
+        return f"the lock that {self.took_over} left on {self.game.name} was taken over (that process is no longer writing it)"
+
+    def release(self) -> None:
+        """Let go of the game: remove the lock file and close it."""
+        if self._handle is not None:
+            self.path.unlink(missing_ok=True)
+            os.close(self._handle)
+            self._handle = None
+
+
+def game_holder(game: str | Path) -> LockHolder | None:
+    """Who holds ``game`` for writing now, without taking it; None when nobody does."""
+    path = lock_path(Path(game))
+    try:
+        handle = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return _holder_in(handle) or UNKNOWN_HOLDER
+    finally:
+        os.close(handle)
+    return None
+
+
+def check_not_open_elsewhere(game: str | Path) -> None:
+    """Raise :class:`GameOpenElsewhere` when another process holds ``game`` for writing."""
+    holder = game_holder(game)
+    if holder is not None:
+        raise _open_elsewhere(Path(game), holder)
+
+
 def _line(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -135,11 +277,13 @@ def sync_folder(folder: Path) -> None:
 
 
 class Journal:
-    """An open journal, appended to one synced line at a time."""
+    """An open journal, appended to one synced line at a time, its game held by a :class:`GameLock`."""
 
-    def __init__(self, path: Path, handle: int) -> None:
+    def __init__(self, path: Path, handle: int, lock: GameLock) -> None:
         self.path = path
         """The journal's file."""
+        self.lock = lock
+        """This process's hold on the game, let go of by :meth:`close`."""
         self._handle: int | None = handle
 
     @classmethod
@@ -152,26 +296,35 @@ class Journal:
             raise JournalError(f"{path}: cannot start a journal: {path.parent} is a file, not a folder") from None
         except OSError as exc:
             raise JournalError(f"{path}: cannot start a journal: cannot make its folder ({exc.strerror or exc})") from None
+        lock = GameLock.take(path)
         try:
             handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
         except FileExistsError:
+            lock.release()
             raise JournalError(f"{path}: a journal is already there; open it to go on with that game") from None
         except OSError as exc:
+            lock.release()
             raise JournalError(f"{path}: cannot start a journal: {exc.strerror or exc}") from None
-        journal = cls(path, handle)
-        journal._append(_line({"format": FORMAT, "version": VERSION}))
+        journal = cls(path, handle, lock)
+        try:
+            journal._append(_line({"format": FORMAT, "version": VERSION}))
+        except JournalError:
+            journal.close()
+            raise
         sync_folder(path.parent)
         return journal
 
     @classmethod
-    def append_to(cls, path: str | Path) -> Journal:
-        """Open an existing, readable journal to go on writing it."""
+    def append_to(cls, path: str | Path, lock: GameLock | None = None) -> Journal:
+        """Open an existing, readable journal to go on writing it (``lock``: the game already held)."""
         path = Path(path)
+        lock = lock or GameLock.take(path)
         try:
             handle = os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
+            lock.release()
             raise JournalError(f"{path}: cannot open the journal: {exc.strerror or exc}") from None
-        return cls(path, handle)
+        return cls(path, handle, lock)
 
     def _append(self, line: bytes) -> None:
         if self._handle is None:
@@ -212,10 +365,11 @@ class Journal:
         self._append(_line({"type": SHELVED}))
 
     def close(self) -> None:
-        """Close the file (every line is already on disk)."""
+        """Close the file (every line is already on disk) and let go of the game."""
         if self._handle is not None:
             os.close(self._handle)
             self._handle = None
+            self.lock.release()
 
 
 def _take(game: Game | None, event: Event) -> Game:
@@ -352,7 +506,8 @@ def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
 
 
 def open_journal(path: str | Path) -> Recovered:
-    """Open a journal to go on with its game, recovering what comes before any damage.
+    """Open a journal to go on with its game, recovering what comes before any damage; the game is
+    held for this process (:class:`GameOpenElsewhere` when another one holds it).
 
     A damaged file is never written over: it is kept under a new name, and the readable lines
     before the damage replace it under the original name in one rename. Each step leaves the
@@ -360,29 +515,39 @@ def open_journal(path: str | Path) -> Recovered:
     at any point is simply done again the next time (see :func:`finish_interrupted`).
     """
     path = Path(path)
-    contents = read_journal(path)
-    if not contents.events:
-        raise no_game_error(path, contents.damage)
-    damage = contents.damage
-    if damage is not None:
-        aside = _aside_name(path)
-        fresh = _recovering_name(path)
-        try:
-            good = path.read_bytes()[: contents.good_bytes]
-            _keep_aside(path, aside)
-            with open(fresh, "wb") as stream:
-                stream.write(good)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(fresh, path)
-        except OSError as exc:
-            fresh.unlink(missing_ok=True)
-            raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
-        sync_folder(path.parent)
-        damage = JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
-    journal = Journal.append_to(path)
+    lock = GameLock.take(path)
+    try:
+        contents = read_journal(path)
+        if not contents.events:
+            raise no_game_error(path, contents.damage)
+        damage = contents.damage
+        if damage is not None:
+            damage = _recover(path, contents, damage)
+        journal = Journal.append_to(path, lock)
+    except BaseException:
+        lock.release()
+        raise
     game = Game.from_events(contents.events, sink=journal.write)
     return Recovered(game, journal, damage)
+
+
+def _recover(path: Path, contents: JournalContents, damage: JournalDamage) -> JournalDamage:
+    """Keep the damaged file aside and put its readable start in its place."""
+    aside = _aside_name(path)
+    fresh = _recovering_name(path)
+    try:
+        good = path.read_bytes()[: contents.good_bytes]
+        _keep_aside(path, aside)
+        with open(fresh, "wb") as stream:
+            stream.write(good)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(fresh, path)
+    except OSError as exc:
+        fresh.unlink(missing_ok=True)
+        raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
+    sync_folder(path.parent)
+    return JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
 
 
 def finish_interrupted(folder: Path) -> None:
@@ -406,14 +571,16 @@ def finish_interrupted(folder: Path) -> None:
 
 def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
     """Remove a journal that a start killed before the game's first event left holding nothing
-    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS`."""
+    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS` and no
+    writer holds it, with the lock the killed start left."""
     try:
         size, changed = path.stat().st_size, path.stat().st_mtime
     except OSError:
         return
     empty = size == 0 if contents is None else contents.damage is None and not contents.events
-    if empty and time.time() - changed > STALE_SECONDS:
+    if empty and time.time() - changed > STALE_SECONDS and game_holder(path) is None:
         path.unlink(missing_ok=True)
+        lock_path(path).unlink(missing_ok=True)
 
 
 def games_folder(home: Path) -> Path:
@@ -433,8 +600,15 @@ def new_journal_path(home: Path) -> Path:
     return candidate
 
 
+def had_a_roll(events: Sequence[Event]) -> bool:
+    """Whether a game's log holds a step of play in force beyond seating its players: a game that
+    never had one (a start left at once, a screenshot run) is not worth going on with."""
+    return any(not isinstance(action, PlayerAdded) for action in StepsInForce.of(events).active)
+
+
 def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
-    """Journals of games not over and not shelved, newest first (damaged ones included).
+    """Journals of games not over, not shelved and played (:func:`had_a_roll`), newest first
+    (damaged ones included).
 
     As the window's start-up, it also tidies the folder: it finishes or drops what a killed
     recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
@@ -459,7 +633,7 @@ def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
             if tidy:
                 _drop_if_left_empty(path, contents)
             continue
-        if contents.shelved:
+        if contents.shelved or not had_a_roll(contents.events):
             continue
         try:
             if contents.game().state.over:

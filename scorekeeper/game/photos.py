@@ -30,7 +30,7 @@ from pathlib import Path
 
 from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, StepsInForce, is_photo_name
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, games_folder, segments
+from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, check_not_open_elsewhere, games_folder, lock_path, segments
 
 FOLDER_SUFFIX = ".photos"
 """How the folder of a journal's pictures is named: the journal's name with this instead of ``.jsonl``."""
@@ -149,9 +149,12 @@ def last_roll_photo(journal: Path, events: Sequence[Event]) -> RollPhoto | None:
 
 def delete_game(journal: Path) -> None:
     """Delete the game in ``journal``: its pictures first, then the journal (a delete cut off
-    half-way leaves a game without pictures, never pictures without a game)."""
+    half-way leaves a game without pictures, never pictures without a game), then a lock a writer
+    that died left on it. A game open in another process is refused (:class:`GameOpenElsewhere`)."""
+    check_not_open_elsewhere(journal)
     shutil.rmtree(photos_folder(journal), ignore_errors=True)
     journal.unlink(missing_ok=True)
+    lock_path(journal).unlink(missing_ok=True)
 
 
 def tidy_photo_folders(home: Path) -> None:

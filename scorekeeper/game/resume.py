@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import read_journal, unfinished_games
+from scorekeeper.game.journal import game_holder, read_journal, unfinished_games
 from scorekeeper.game.photos import tidy_photo_folders
 from scorekeeper.rules import FarkleError
 
@@ -40,12 +40,15 @@ class UnfinishedGame:
     """The name of the rules in force."""
     problem: str = ""
     """Why the journal cannot be read, if it cannot; then only its name is known."""
+    open_in: str = ""
+    """The process that has the game open for writing now ("process N since HH:MM"), if one has."""
 
     def __str__(self) -> str:
         if self.problem:
             return f"{self.path.name} (cannot be read: {self.problem})"
         scores = ", ".join(f"{name} {score:,}" for name, score in self.scores)
-        return f"{_when(self.started_at)} · {scores} · {self.to_play} to play · {self.rules}"
+        elsewhere = f" · open in {self.open_in}" if self.open_in else ""
+        return f"{_when(self.started_at)} · {scores} · {self.to_play} to play · {self.rules}{elsewhere}"
 
 
 def _when(stamp: str) -> str:
@@ -64,12 +67,14 @@ def summarise(path: Path) -> UnfinishedGame:
     except FarkleError as exc:
         return UnfinishedGame(path, "", (), "", "", problem=str(exc))
     current = state.current
+    holder = game_holder(path)
     return UnfinishedGame(
         path,
         state.started_at,
         tuple((player.name, player.score) for player in state.players),
         current.name if current is not None else "",
         state.rules.name,
+        open_in=str(holder) if holder is not None else "",
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -70,15 +71,19 @@ def new_file_mode() -> int:
 
 def write_atomically(path: Path, text: str | bytes) -> None:
     """Replace ``path`` with ``text`` (or bytes) all at once: readers see the old file or the new, never half.
-    The file gets the user's normal mode (see :func:`new_file_mode`). Temporary files of ``path``
-    that a killed earlier write left behind are removed first.
+    A file replaced keeps its mode; a new one gets the user's normal mode (see :func:`new_file_mode`).
+    Temporary files of ``path`` that a killed earlier write left behind are removed first.
     """
     path = Path(path)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = new_file_mode()
     for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
         stale.unlink(missing_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(handle, new_file_mode())
+        os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(text.encode("utf-8") if isinstance(text, str) else text)
             stream.flush()

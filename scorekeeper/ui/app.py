@@ -11,7 +11,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.game.journal import default_home
-from scorekeeper.rules import load_rules
+from scorekeeper.rules import FarkleError, load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.ui.worker import wait_for_lingering
@@ -22,12 +22,31 @@ EXIT_WAIT_MS = 10_000
 @dataclass(frozen=True)
 class Screenshot:
     """Run the window this long, save a picture of it, then exit. Such a run starts a game (and
-    writes its journal) only when ``--players`` asks for one, and offers none for resume."""
+    writes its journal) only when ``--players`` asks for one, offers none for resume, and at the
+    end sets the game it started aside and says where its journal is (see :func:`say_where_the_game_went`)."""
 
     path: Path
     """Where the PNG goes."""
     after: float
     """Seconds to run first."""
+
+
+def say_where_the_game_went(controller: GameController, started: bool) -> None:
+    """At the end of a screenshot run, print where the game's journal is; a game the run
+    ``started`` is set aside first, so it is never offered for resume nor followed by ``serve``
+    as the newest unfinished game."""
+    journal = controller.journal
+    if journal is None:
+        return
+    if not started:
+        print(f"scorekeeper: the game's journal is {journal.path}", flush=True)
+        return
+    try:
+        journal.shelve()
+    except FarkleError as exc:
+        print(f"scorekeeper: this run's game is in {journal.path}, and could not be set aside: {exc}", file=sys.stderr, flush=True)
+        return
+    print(f"scorekeeper: this run's game is in {journal.path}, set aside (not offered for resume)", flush=True)
 
 
 def run_window(options: WindowOptions, screenshot: Screenshot | None = None, home: Path | None = None) -> int:
@@ -50,6 +69,7 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
             saved = window.grab().save(str(screenshot.path))
             if not saved:
                 print(f"scorekeeper: cannot save the screenshot to {screenshot.path}", file=sys.stderr)
+            say_where_the_game_went(controller, started=options.resume is None)
             window.close()
             app.exit(0 if saved else 2)
 

@@ -364,7 +364,10 @@ class MainWindow(QMainWindow):
                 self.resume(chosen)
                 return
             if dialog.choice is ResumeChoice.SET_ASIDE and chosen is not None:
-                self.controller.shelve(chosen)
+                try:
+                    self.controller.shelve(chosen)
+                except FarkleError as exc:
+                    QMessageBox.warning(self, "Cannot set the game aside", str(exc))
         self.new_game()
 
     def new_game(self) -> None:
@@ -403,6 +406,9 @@ class MainWindow(QMainWindow):
             return False
         try:
             delete_game(path)
+        except FarkleError as exc:
+            QMessageBox.warning(self, "Cannot delete the game", str(exc))
+            return False
         except OSError as exc:
             QMessageBox.warning(self, "Cannot delete the game", f"{path}: {exc.strerror or exc}")
             return False

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -127,7 +129,9 @@ class NewGameDialog(QDialog):
         self.error.setStyleSheet("color: #b03a2e")
         self.error.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start the game")
+        self.start_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        """Starts the game: a click only, never Enter (Enter in the name field adds the name)."""
+        self.start_button.setText("Start the game")
 
         seats = QHBoxLayout()
         seats.addWidget(self.players, 1)
@@ -174,6 +178,13 @@ class NewGameDialog(QDialog):
             self.preset.setCurrentText(rules)
         self.update_rules(reset_options=True)
         self.resize(900, 560)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter never starts the game (in the name field it adds the name): only the button does."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def add_player(self) -> None:
         name = self.name.text().strip()
@@ -240,7 +251,7 @@ class NewGameDialog(QDialog):
 
     def _allow(self) -> None:
         ok = self.rules is not None and bool(self.names())
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+        self.start_button.setEnabled(ok)
 
     def setup(self) -> GameSetup | None:
         """The game to start, or None if the dialog is not complete."""
