@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from conftest import shared_data_folder
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
+from scorekeeper.pipeline.settling import TableState
 from scorekeeper.table.learner import LearnedSummary, TableLearner
 from scorekeeper.table.teaching import TeachingError, TeachingStep
 from scorekeeper.ui.calibration import CalibrationDialog
@@ -34,6 +35,8 @@ def test_a_held_throw_is_corrected_by_taps_and_taught_as_they_left_it(tmp_path: 
             step.hold(item.load(), reader.read(item.load())[:0])
         frame = item.load()
         read = reader.read(frame)
+        with pytest.raises(TeachingError, match="the dice are still moving"):
+            step.hold(frame, read, still=False)
         step.hold(frame, read)
         assert step.held is not None and sorted(step.held.values) == read.roll()
         first = step.held.values[0]
@@ -74,7 +77,7 @@ def test_the_calibration_dialog_teaches_a_throw_held_and_corrected_by_a_tap(qtbo
     qtbot.addWidget(window)
     window.show()
     pane = window.camera
-    qtbot.waitUntil(lambda: pane.learner is not None and pane.latest is not None and len(pane.latest.dice) == 4, timeout=30000)
+    qtbot.waitUntil(lambda: pane.learner is not None and pane.latest is not None and len(pane.latest.dice) == 4 and pane.latest.state is TableState.STILL, timeout=30000)
     pane.calibrate()
     dialog = pane.calibration_dialog
     assert isinstance(dialog, CalibrationDialog)

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.table_head import MIN_JUDGED
 from scorekeeper.vision.table_memory import Learned, TableFileError, TableMemory
 
 log = logging.getLogger(__name__)
@@ -45,13 +46,18 @@ class LearnedSummary:
     def line(self) -> str:
         """One line for the status bar.
 
-        >>> LearnedSummary(12, {1: 3, 5: 9}, 2, True, "").line()
-        'Table learned: 12 dice from 2 rolls (1: 3, 5: 9); reading with what it learned'
+        >>> LearnedSummary(12, {1: 3, 5: 9}, 2, False, "").line()
+        'Table learned: 12 dice from 2 rolls (1: 3, 5: 9); the model reads alone until 5 rolls are confirmed'
         """
         if not self.dice:
             return "Table learned: nothing yet (each roll you confirm teaches it)" + (f"; {self.note}" if self.note else "")
         counts = ", ".join(f"{'no die' if value == 0 else value}: {count}" for value, count in self.counts.items())
-        how = "reading with what it learned" if self.in_use else "the model reads alone until what it learned reads as well"
+        if self.in_use:
+            how = "reading with what it learned"
+        elif self.held_out:
+            how = "the model reads alone until what it learned reads as well"
+        else:
+            how = f"the model reads alone until {MIN_JUDGED} rolls are confirmed"
         return f"Table learned: {self.dice} dice from {self.rolls} rolls ({counts}); {how}" + (f"; {self.note}" if self.note else "")
 
 

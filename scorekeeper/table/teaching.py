@@ -36,10 +36,12 @@ class TeachingStep:
         """Whether the table can learn here (a reader that learns is loaded)."""
         return self.learner is not None
 
-    def hold(self, frame: NDArray[np.uint8], dice: Detections) -> None:
-        """Freeze the dice read in ``frame`` for checking."""
+    def hold(self, frame: NDArray[np.uint8], dice: Detections, still: bool = True) -> None:
+        """Freeze the dice read in ``frame`` for checking; ``still``: whether they lie at rest."""
         if self.learner is None:
             raise TeachingError("the dice reader is not loaded, so the table cannot learn: check the camera and the model")
+        if not still:
+            raise TeachingError("the dice are still moving: hold the throw once they lie still")
         if not len(dice):
             raise TeachingError("no dice seen: throw all your dice in the rolling area, then hold the throw")
         self.held = DiceOnTable.from_detections(dice, np.zeros(len(dice), bool), np.asarray(frame, np.uint8))

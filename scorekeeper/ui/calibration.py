@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
 from scorekeeper.pipeline.sources import SourceError, SourceKind, SourceSpec
+from scorekeeper.pipeline.settling import TableState
 from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.table.learner import TableLearner
 from scorekeeper.table.session import Drawing
@@ -246,7 +247,7 @@ class CalibrationDialog(QDialog):
         try:
             if step is None:
                 raise TeachingError("no picture yet: wait for the live view")
-            self.teaching.hold(step.frame.image, step.dice)
+            self.teaching.hold(step.frame.image, step.dice, step.state is TableState.STILL)
         except TeachingError as exc:
             self.message.setText(f"Nothing held: {exc}.")
             return
