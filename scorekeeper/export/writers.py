@@ -40,12 +40,17 @@ the third for each player (a running-total column each), at least the first, so 
 the line."""
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a cell begins that a spreadsheet would run as a formula (OWASP, CSV injection)."""
+
+
 class ExportError(FarkleError):
     """A score sheet that cannot be written; no file is left half-written."""
 
 
 def csv_text(sheet: ScoreSheet) -> str:
-    """The sheet as CSV: a few "key, value" lines, a blank line, then one row per turn.
+    """The sheet as CSV: a few "key, value" lines, a blank line, then one row per turn; no cell a
+    spreadsheet would run (see :func:`spreadsheet_safe`), lines ending in CRLF.
 
     >>> from scorekeeper.game import Game
     >>> from scorekeeper.rules import load_rules
@@ -55,21 +60,20 @@ def csv_text(sheet: ScoreSheet) -> str:
     >>> print(lines[lines.index("turn,player,player's turn,rolls,kept,entered,outcome,points,penalty,total Ann") + 1])
     1,Ann,1,2 3 4 5 6 6,5 (50),,banked,50,0,50
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["scorekeeper score sheet"])
-    writer.writerow(["started", sheet.started_at])
-    writer.writerow(["exported", sheet.exported_at])
-    writer.writerow(["rules", sheet.rules_name, sheet.rules[0]])
-    writer.writerow(["target", sheet.target])
-    writer.writerow(["winner", " and ".join(sheet.winners) if sheet.over else "game in progress"])
+    rows: list[list[object]] = []
+    rows.append(["scorekeeper score sheet"])
+    rows.append(["started", sheet.started_at])
+    rows.append(["exported", sheet.exported_at])
+    rows.append(["rules", sheet.rules_name, sheet.rules[0]])
+    rows.append(["target", sheet.target])
+    rows.append(["winner", " and ".join(sheet.winners) if sheet.over else "game in progress"])
     if sheet.in_progress:
-        writer.writerow(["in progress", sheet.in_progress])
-    writer.writerow([])
+        rows.append(["in progress", sheet.in_progress])
+    rows.append([])
     pictures = ["pictures"] if sheet.with_photos else []
-    writer.writerow([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
+    rows.append([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
     for turn in sheet.turns:
-        writer.writerow(
+        rows.append(
             [
                 turn.number,
                 turn.player,
@@ -84,21 +88,38 @@ def csv_text(sheet: ScoreSheet) -> str:
                 *turn.totals,
             ]
         )
-    writer.writerow([])
-    writer.writerow(["player", "score", "Farkles"])
+    rows.append([])
+    rows.append(["player", "score", "Farkles"])
     for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
-        writer.writerow([name, score, farkles])
-    writer.writerow([])
-    writer.writerow(["statistics"])
-    writer.writerow(list(STATS_HEADER))
-    writer.writerows(sheet.statistics)
-    writer.writerow(["dice", sheet.fairness])
-    writer.writerow(["columns", STATS_NOTE])
-    writer.writerow([])
-    writer.writerow(["rules in force"])
+        rows.append([name, score, farkles])
+    rows.append([])
+    rows.append(["statistics"])
+    rows.append(list(STATS_HEADER))
+    rows.extend(list(row) for row in sheet.statistics)
+    rows.append(["dice", sheet.fairness])
+    rows.append(["columns", STATS_NOTE])
+    rows.append([])
+    rows.append(["rules in force"])
     for line in sheet.rules[1:]:
-        writer.writerow([line])
+        rows.append([line])
+    out = io.StringIO()
+    # lines end in CRLF, as RFC 4180 has them: a cell holding a CR or an LF is then quoted, and no
+    # spreadsheet reads the rest of it as a cell of its own
+    csv.writer(out, lineterminator="\r\n").writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return out.getvalue()
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """``cell`` as a spreadsheet shows it and never runs it: text that begins as a formula would (a
+    player named ``=HYPERLINK(...)``) gets a leading ``'``, as OWASP advises against CSV injection;
+    numbers, and the lone "-" of a roll without a picture, stay as they are.
+
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("@SUM(A1)"), spreadsheet_safe(-50), spreadsheet_safe("-"), spreadsheet_safe("Ann")
+    ("'=1+1", "'@SUM(A1)", -50, '-', 'Ann')
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) and cell != "-":
+        return "'" + cell
+    return cell
 
 
 def _photo_text(photo: RollPhoto | None) -> str:
