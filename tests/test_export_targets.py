@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,10 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ("csv", "html", "pdf")
 
 
-def export_pdf(*args: object, **kwargs: object) -> None:
+def export_pdf(*args: Any, **kwargs: Any) -> None:
     from scorekeeper.ui.pdf_export import export_pdf as pdf
 
-    pdf(*args, **kwargs)  # type: ignore[arg-type]
+    pdf(*args, **kwargs)
 
 
 WRITERS: dict[str, Callable[..., None]] = {"csv": export_csv, "html": export_html, "pdf": export_pdf}

@@ -132,7 +132,7 @@ class ScoreServer:
         self._refresh()
         if self.follower.board is None:
             raise ServeError(self.follower.problem)
-        app = web.Application(middlewares=[self._limit])
+        app = web.Application(middlewares=[self._answering])
         app.on_response_prepare.append(self._headers)
         app.router.add_route("*", "/{token}", self._bare)
         app.router.add_route("*", "/{token}/", self._page)
@@ -177,7 +177,9 @@ class ScoreServer:
             self._refresh()
 
     @web.middleware
-    async def _limit(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    async def _answering(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Mark the connection busy while its request is answered (so it is never closed as silent,
+        nor to make room), and make any 404 the bare one."""
         connection = request.protocol
         assert isinstance(connection, GuardedConnection)
         connection.begin()
