@@ -134,7 +134,7 @@ def long_journal(path: Path, turns: int) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("after", [0.0, 0.4])
+@pytest.mark.parametrize("after", [0.0, 0.2])
 def test_ctrl_c_during_a_pdf_export_ends_with_one_line_and_leaves_no_file(tmp_path: Path, after: float) -> None:
     game = long_journal(tmp_path / "long.jsonl", 600)
     out = tmp_path / "out"
