@@ -314,32 +314,6 @@ def test_an_append_to_the_journal_reaches_the_stream_within_a_second(tmp_path: P
     journal.close()
 
 
-def test_too_many_connections_are_refused_until_one_closes(tmp_path: Path) -> None:
-    saved = tmp_path / "game.json"
-    save_game(Game.new(load_rules("retail"), ["Ann"]), saved)
-
-    async def test() -> None:
-        async with serving(saved, max_clients=2) as (server, session):
-            first = await session.get(server.url + "events")
-            second = await session.get(server.url + "events")
-            await next_message(first.content)
-            await next_message(second.content)
-            assert server.clients == 2
-            async with session.get(server.url) as refused:
-                assert refused.status == 503
-                assert refused.headers["Cache-Control"] == "no-store"
-            first.close()
-            for _ in range(100):
-                if server.clients < 2:
-                    break
-                await asyncio.sleep(0.02)
-            async with session.get(server.url) as again:
-                assert again.status == 200
-            second.close()
-
-    run(test)
-
-
 def test_stopping_ends_the_open_streams(tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
     save_game(Game.new(load_rules("retail"), ["Ann"]), saved)

@@ -30,7 +30,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--host", metavar="ADDR", help="the address to listen on (default: this machine's address on the local network)")
     parser.add_argument("--port", metavar="P", type=int, default=0, help="the port to listen on (default: any free one)")
     parser.add_argument(
-        "--max-clients", metavar="N", type=int, default=MAX_CLIENTS, help=f"connections served at once (default {MAX_CLIENTS})"
+        "--max-clients",
+        metavar="N",
+        type=int,
+        default=MAX_CLIENTS,
+        help=f"pages following the game at once (default {MAX_CLIENTS}); page loads are never turned away for them",
     )
     parser.set_defaults(run=run)
 

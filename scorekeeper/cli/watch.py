@@ -13,7 +13,7 @@ from typing import Any
 from scorekeeper.cli.options import add_rules_options, game_from_args
 from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.pipeline.settling import SettleError, SettleParams
-from scorekeeper.pipeline.sources import CameraLost, SourceError, SourceSpec, open_source
+from scorekeeper.pipeline.sources import CameraLost, ImageFolderSource, SourceError, SourceSpec, open_source
 from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reader
 from scorekeeper.table.learner import TableLearner
 from scorekeeper.vision.reader import OnnxDiceReader
@@ -124,6 +124,9 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
                 return _play(game, chooser, watcher, args)
             for event in watcher.events(args.max_frames):
                 print(json.dumps(event.to_json()) if args.json else str(event), flush=True)
+            if isinstance(source, ImageFolderSource) and len(source.skipped) == len(source.files):
+                shown = "; ".join(source.problems[:3]) + ("; ..." if len(source.problems) > 3 else "")
+                status = _fail(f"none of the {len(source.files)} photos in {source.folder} could be read ({shown})")
         except KeyboardInterrupt:
             watcher.stop()
         except CameraLost as exc:

@@ -1,21 +1,28 @@
 """The score sheet as CSV and as HTML (the PDF prints this HTML with Qt's own PDF writer).
 
-Files are written whole or not at all (a temporary file renamed into place).
+Files are written whole or not at all (a temporary file renamed into place), only where a sheet may
+go: a regular file (new, or an old sheet, whose mode it keeps), never a game, a device, a pipe or a
+socket, nor anything in a game's own folder of pictures.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import glob
 import html
 import io
+import os
+import stat
+import tempfile
 from datetime import datetime
 from collections.abc import Sequence
 from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
-from scorekeeper.game.photos import RollPhoto
-from scorekeeper.game.save import game_file_kind, write_atomically
+from scorekeeper.game.photos import FOLDER_SUFFIX, RollPhoto
+from scorekeeper.game.save import game_file_kind, new_file_mode
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import NOTE as STATS_NOTE
@@ -33,12 +40,17 @@ the third for each player (a running-total column each), at least the first, so 
 the line."""
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""How a cell begins that a spreadsheet would run as a formula (OWASP, CSV injection)."""
+
+
 class ExportError(FarkleError):
     """A score sheet that cannot be written; no file is left half-written."""
 
 
 def csv_text(sheet: ScoreSheet) -> str:
-    """The sheet as CSV: a few "key, value" lines, a blank line, then one row per turn.
+    """The sheet as CSV: a few "key, value" lines, a blank line, then one row per turn; no cell a
+    spreadsheet would run (see :func:`spreadsheet_safe`), lines ending in CRLF.
 
     >>> from scorekeeper.game import Game
     >>> from scorekeeper.rules import load_rules
@@ -48,21 +60,20 @@ def csv_text(sheet: ScoreSheet) -> str:
     >>> print(lines[lines.index("turn,player,player's turn,rolls,kept,entered,outcome,points,penalty,total Ann") + 1])
     1,Ann,1,2 3 4 5 6 6,5 (50),,banked,50,0,50
     """
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["scorekeeper score sheet"])
-    writer.writerow(["started", sheet.started_at])
-    writer.writerow(["exported", sheet.exported_at])
-    writer.writerow(["rules", sheet.rules_name, sheet.rules[0]])
-    writer.writerow(["target", sheet.target])
-    writer.writerow(["winner", " and ".join(sheet.winners) if sheet.over else "game in progress"])
+    rows: list[list[object]] = []
+    rows.append(["scorekeeper score sheet"])
+    rows.append(["started", sheet.started_at])
+    rows.append(["exported", sheet.exported_at])
+    rows.append(["rules", sheet.rules_name, sheet.rules[0]])
+    rows.append(["target", sheet.target])
+    rows.append(["winner", " and ".join(sheet.winners) if sheet.over else "game in progress"])
     if sheet.in_progress:
-        writer.writerow(["in progress", sheet.in_progress])
-    writer.writerow([])
+        rows.append(["in progress", sheet.in_progress])
+    rows.append([])
     pictures = ["pictures"] if sheet.with_photos else []
-    writer.writerow([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
+    rows.append([*TURN_COLUMNS, *pictures, *(f"total {name}" for name in sheet.players)])
     for turn in sheet.turns:
-        writer.writerow(
+        rows.append(
             [
                 turn.number,
                 turn.player,
@@ -77,21 +88,38 @@ def csv_text(sheet: ScoreSheet) -> str:
                 *turn.totals,
             ]
         )
-    writer.writerow([])
-    writer.writerow(["player", "score", "Farkles"])
+    rows.append([])
+    rows.append(["player", "score", "Farkles"])
     for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
-        writer.writerow([name, score, farkles])
-    writer.writerow([])
-    writer.writerow(["statistics"])
-    writer.writerow(list(STATS_HEADER))
-    writer.writerows(sheet.statistics)
-    writer.writerow(["dice", sheet.fairness])
-    writer.writerow(["columns", STATS_NOTE])
-    writer.writerow([])
-    writer.writerow(["rules in force"])
+        rows.append([name, score, farkles])
+    rows.append([])
+    rows.append(["statistics"])
+    rows.append(list(STATS_HEADER))
+    rows.extend(list(row) for row in sheet.statistics)
+    rows.append(["dice", sheet.fairness])
+    rows.append(["columns", STATS_NOTE])
+    rows.append([])
+    rows.append(["rules in force"])
     for line in sheet.rules[1:]:
-        writer.writerow([line])
+        rows.append([line])
+    out = io.StringIO()
+    # lines end in CRLF, as RFC 4180 has them: a cell holding a CR or an LF is then quoted, and no
+    # spreadsheet reads the rest of it as a cell of its own
+    csv.writer(out, lineterminator="\r\n").writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return out.getvalue()
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """``cell`` as a spreadsheet shows it and never runs it: text that begins as a formula would (a
+    player named ``=HYPERLINK(...)``) gets a leading ``'``, as OWASP advises against CSV injection;
+    numbers, and the lone "-" of a roll without a picture, stay as they are.
+
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("@SUM(A1)"), spreadsheet_safe(-50), spreadsheet_safe("-"), spreadsheet_safe("Ann")
+    ("'=1+1", "'@SUM(A1)", -50, '-', 'Ann')
+    """
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) and cell != "-":
+        return "'" + cell
+    return cell
 
 
 def _photo_text(photo: RollPhoto | None) -> str:
@@ -207,6 +235,10 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
     return "\n".join(parts) + "\n"
 
 
+NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"))
+"""What a file that is not a regular one is, by the test of its mode that says so."""
+
+
 def refuse_game_file(path: Path) -> None:
     """Refuse to write a score sheet over a game: a journal or a saved game (the one exported or any other)."""
     kind = game_file_kind(path)
@@ -217,12 +249,77 @@ def refuse_game_file(path: Path) -> None:
         )
 
 
-def _write(path: str | Path, text: str) -> None:
-    refuse_game_file(Path(path))
+def check_sheet_target(path: Path) -> None:
+    """Refuse a place no score sheet may go, before anything is drawn or opened there: a missing
+    folder, anything but a regular file (a device such as ``/dev/null``, a pipe, a socket, a folder),
+    a game, or a file in a game's own folder of pictures."""
     try:
-        write_atomically(Path(path), text)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
     except OSError as exc:
-        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
+        raise cannot_write(path, exc) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = next((name for test, name in NOT_REGULAR if test(mode)), "not a file")
+        raise ExportError(
+            f"{path}: not a regular file ({kind}); a score sheet is written only to a regular file: "
+            "name a new file, or an old sheet to replace"
+        )
+    if not path.parent.is_dir():
+        raise ExportError(f"{path}: cannot write the score sheet: there is no folder {path.parent}")
+    for folder in (path.parent.resolve(), *path.parent.resolve().parents):
+        if folder.name.endswith(FOLDER_SUFFIX):
+            for game in (folder.with_name(folder.name.removesuffix(FOLDER_SUFFIX) + ending) for ending in (".jsonl", ".json")):
+                if game_file_kind(game) is not None:
+                    raise ExportError(
+                        f"{path}: this folder holds the pictures of the game {game}, and a score sheet "
+                        "never goes there; choose a file outside it"
+                    )
+    refuse_game_file(path)
+
+
+def cannot_write(path: Path, exc: OSError) -> ExportError:
+    """The error of a sheet the system would not let be written, a full disk said to be one."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason = "the disk is full (no space left on the device); free some space, or write the sheet to another disk"
+    else:
+        reason = exc.strerror or str(exc)
+    return ExportError(f"{path}: cannot write the score sheet: {reason}")
+
+
+def write_sheet_file(path: Path, data: bytes) -> None:
+    """Put ``data`` at ``path`` whole or not at all, once :func:`check_sheet_target` allows it: a
+    replaced sheet keeps its mode, a new one gets the user's normal mode. Temporary files a killed
+    earlier write left behind are removed first, and this one is removed if the write fails or is
+    interrupted."""
+    check_sheet_target(path)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = new_file_mode()
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            os.fchmod(stream.fileno(), mode)
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
+def _write(path: str | Path, text: str) -> None:
+    write_sheet_file(Path(path), text.encode("utf-8"))
 
 
 def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:

@@ -40,6 +40,10 @@ writes it to disk here, so nothing is shown that is not saved. If it raises, the
 event is not taken."""
 
 
+KEPT_EVERY = 32
+"""A game keeps its state every this many steps in force, for undo to start from."""
+
+
 def _dice(dice: Dice | str | Iterable[int]) -> Dice:
     if isinstance(dice, Dice):
         return dice
@@ -57,7 +61,10 @@ class Game:
         self._log: list[Event] = []
         self._steps = StepsInForce()
         self._emit(started)
-        self._first = self._state
+        self._kept = [self._state]
+        """The state after 0, :data:`KEPT_EVERY`, twice as many... steps in force: an undo replays
+        the few steps after the last of them, not the whole game (a log of many undos replays in
+        time linear in its length)."""
 
     @classmethod
     def new(
@@ -146,17 +153,20 @@ class Game:
         self._emit(action)
         self._state = state
         self._steps.take(action)
+        self._keep_state()
 
     def undo(self) -> None:
         """Take back the last step."""
         if not self.can_undo:
             what = "; the players seated at the start stay (start a new game to change them)" if self._steps.active else ""
             raise IllegalAction(f"undo: there is nothing to undo{what}")
-        state = self._first
-        for action in self._steps.active[:-1]:
-            state = apply(state, action)
         self._emit(Undone())
         self._steps.take(Undone())
+        standing = len(self._steps.active)
+        del self._kept[standing // KEPT_EVERY + 1 :]
+        state = self._kept[-1]
+        for action in self._steps.active[(len(self._kept) - 1) * KEPT_EVERY :]:
+            state = apply(state, action)
         self._state = state
 
     def redo(self) -> None:
@@ -167,6 +177,11 @@ class Game:
         self._emit(Redone())
         self._steps.take(Redone())
         self._state = state
+        self._keep_state()
+
+    def _keep_state(self) -> None:
+        if len(self._steps.active) % KEPT_EVERY == 0:
+            self._kept.append(self._state)
 
     def add_player(self, name: str) -> None:
         """Seat a new player after the others."""

@@ -8,7 +8,7 @@ action and why, leaving the state as it was (states are immutable).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from scorekeeper.game.events import (
     Action,
@@ -36,6 +36,7 @@ from scorekeeper.rules import (
     Ties,
     score_roll,
 )
+from scorekeeper.game.history import TurnHistory
 from scorekeeper.rules.loading import MAX_POINTS
 from scorekeeper.safe_input import quote
 
@@ -168,8 +169,8 @@ class GameState:
     """Seats in order of play."""
     turn: TurnState | None = None
     """The turn being played; None before there is a player, or once the game is over."""
-    history: tuple[TurnRecord, ...] = ()
-    """Every finished turn."""
+    history: TurnHistory[TurnRecord] = field(default_factory=TurnHistory)
+    """Every finished turn (sharing its records with the history of the state before)."""
     lap_mark: int | None = None
     """In the last lap: the seat whose score set the mark; the lap ends when play comes back to it."""
     play_off: tuple[int, ...] = ()
@@ -466,7 +467,7 @@ def _instant_win(state: GameState, turn: TurnState) -> GameState:
     return replace(
         state,
         players=_set_player(state, turn.player, player),
-        history=(*state.history, record),
+        history=state.history.plus(record),
         turn=None,
         winners=(turn.player,),
     )
@@ -505,7 +506,7 @@ def _end_turn(
     state = replace(
         state,
         players=_set_player(state, seat, player),
-        history=(*state.history, _record(state.turn, outcome, player, points, bonus, penalty, in_a_row)),
+        history=state.history.plus(_record(state.turn, outcome, player, points, bonus, penalty, in_a_row)),
     )
     rules = state.rules
     lap_mark = state.lap_mark

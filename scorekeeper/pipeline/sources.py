@@ -28,12 +28,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.images import fits
+from scorekeeper.vision.images import ImageError, load_frame
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 """The photo files an ``images:DIR`` source steps through."""
+
+SMALLEST_FRAME = 16
+"""The least width and height, pixels, of a frame the dice reader takes (a die needs that much)."""
 
 HOLD_FRAMES = 15
 """Frames each photo of an ``images:DIR`` source lasts by default: long enough for the default
@@ -238,12 +241,23 @@ class VideoSource(BaseSource):
             raise SourceError(f"{str(self.path)!r} is a folder, not a video file (for a folder of photos use images:{self.path})")
         if not self.path.is_file():
             raise SourceError(f"video file {str(self.path)!r} does not exist")
+        try:
+            # OpenCV takes a file name as UTF-8 and crashes the process on one that is not
+            str(self.path).encode("utf-8")
+        except UnicodeEncodeError:
+            raise SourceError(
+                f"{str(self.path)!r}: the file name is not UTF-8 (written in another character set), and OpenCV "
+                "cannot open a video by such a name; rename the file (or copy it) to a name in UTF-8"
+            ) from None
         self._capture = cv2.VideoCapture(str(self.path))
         if not self._capture.isOpened():
             raise SourceError(f"{str(self.path)!r} cannot be read as a video (is it a video file OpenCV can decode?)")
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0)
         self.fps = fps if 1 <= fps <= 1000 else 30.0
         self.size = (int(self._capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
+        if 0 < min(self.size) < SMALLEST_FRAME:
+            self._capture.release()
+            raise SourceError(f"{str(self.path)!r}: {too_small(*self.size)}")
         self.name = f"video:{self.path} ({self.size[0]}x{self.size[1]}, {self.fps:g} fps)"
 
     def read(self) -> Frame | None:
@@ -268,7 +282,8 @@ class ImageFolderSource(BaseSource):
     """The photos of a folder in name order (``2.png`` before ``10.png``), each held for ``hold`` frames.
 
     A photo is a still table, so holding it for a few more frames than it takes to settle gives
-    each photo its own roll. Files that cannot be read are skipped with a warning.
+    each photo its own roll. Files that cannot be read, or are too small to hold a die, are skipped
+    with a warning saying why.
     """
 
     def __init__(self, folder: str | Path, *, hold: int = HOLD_FRAMES, fps: float = 30.0, realtime: bool = False) -> None:
@@ -288,6 +303,9 @@ class ImageFolderSource(BaseSource):
         self.hold = hold
         self.fps = fps
         self.skipped: list[Path] = []
+        """The photos that could not be read (or were too small), in order."""
+        self.problems: list[str] = []
+        """Why each of :attr:`skipped` was skipped: its name, a colon and the reason."""
         self._file = -1
         self._image: NDArray[np.uint8] | None = None
         self._held = 0
@@ -304,12 +322,12 @@ class ImageFolderSource(BaseSource):
             if self._file >= len(self.files):
                 return None
             try:
-                image = cv2.imread(str(self.files[self._file]), cv2.IMREAD_COLOR) if fits(self.files[self._file]) else None
-            except OSError:
-                image = None
-            if image is None:
-                log.warning("skipped %s: not a picture OpenCV can read", self.files[self._file])
-                self.skipped.append(self.files[self._file])
+                image = load_frame(self.files[self._file])
+            except ImageError as exc:
+                self._skip(str(exc))
+                continue
+            if min(image.shape[:2]) < SMALLEST_FRAME:
+                self._skip(too_small(image.shape[1], image.shape[0]))
                 continue
             self._image, self._held = np.asarray(image, np.uint8), 0
             self.size = (int(image.shape[1]), int(image.shape[0]))
@@ -318,6 +336,22 @@ class ImageFolderSource(BaseSource):
         self._index += 1
         self._held += 1
         return frame
+
+
+    def _skip(self, why: str) -> None:
+        photo = self.files[self._file]
+        log.warning("skipped %s: %s", photo, why)
+        self.skipped.append(photo)
+        self.problems.append(f"{photo.name}: {why}")
+
+
+def too_small(width: int, height: int) -> str:
+    """Why a picture of ``width`` x ``height`` pixels gives the dice reader nothing to read.
+
+    >>> too_small(1, 1)
+    '1x1 px: too small to hold a die (at least 16x16 px)'
+    """
+    return f"{width}x{height} px: too small to hold a die (at least {SMALLEST_FRAME}x{SMALLEST_FRAME} px)"
 
 
 def parse_source(text: str) -> SourceSpec:

@@ -9,7 +9,9 @@ Everything lives under ``/TOKEN/``, where TOKEN is a random secret of at least 1
 
 Any other path, and any path with another token, answers a bare 404. Only GET (and HEAD) is taken:
 nothing the page or anyone else sends can change the game. Every answer says ``no-store`` and
-carries a content security policy that lets the page load nothing but its own files.
+carries a content security policy that lets the page load nothing but its own files. Connections
+are held to :class:`~scorekeeper.serve.connections.ConnectionLimits`, and at most ``max_clients``
+pages follow the game at once; a page load is never turned away for them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from aiohttp import web
 from scorekeeper.rules import FarkleError
 from scorekeeper.game.photos import roll_photo
 from scorekeeper.serve.board import Board
+from scorekeeper.serve.connections import BACKLOG, SECURITY_HEADERS, ConnectionLimits, Connections, GuardedConnection
 from scorekeeper.serve.follow import GameFollower
 from scorekeeper.serve.page import assets, board_html, page_html
 
@@ -33,21 +36,13 @@ log = logging.getLogger(__name__)
 TOKEN_BYTES = 24
 """Random bytes in the address's token: 192 bits, well over the 128 asked for."""
 MAX_CLIENTS = 32
-"""Requests served at once (each open page holds one for its updates); more answer 503."""
+"""Pages following the game at once (each holds an update stream); one more gets the board without updates."""
+FULL_RETRY_MILLISECONDS = 10_000
+"""How long a page turned away from the updates waits before it asks again."""
 POLL_SECONDS = 0.1
 """How often the game's file is checked for a change."""
 KEEPALIVE_SECONDS = 15.0
 """How long an update stream stays quiet before a comment line checks the phone is still there."""
-SECURITY_HEADERS = {
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
-"""Sent with every answer, the 404s included."""
 
 
 class ServeError(FarkleError):
@@ -72,7 +67,15 @@ def _not_found() -> web.Response:
 class ScoreServer:
     """Serves one game's board on ``host:port`` until stopped; see the module's description."""
 
-    def __init__(self, game_file: Path, host: str, port: int = 0, *, max_clients: int = MAX_CLIENTS) -> None:
+    def __init__(
+        self,
+        game_file: Path,
+        host: str,
+        port: int = 0,
+        *,
+        max_clients: int = MAX_CLIENTS,
+        limits: ConnectionLimits = ConnectionLimits(),
+    ) -> None:
         """``port`` 0 takes any free port; :attr:`url` says which once :meth:`start` has run."""
         self.host = host
         """The address listened on."""
@@ -81,13 +84,15 @@ class ScoreServer:
         self.token = secrets.token_urlsafe(TOKEN_BYTES)
         """The secret part of the address."""
         self.max_clients = max_clients
-        """Requests served at once; more are refused with 503."""
+        """Pages following the game at once; one more is told to ask again later."""
         self.follower = GameFollower(game_file)
         """Reads the game's file as it changes."""
         self._assets = assets()
         self._number = 0
         self._changed = asyncio.Event()
-        self._open = 0
+        self._streams = 0
+        self._connections = Connections(limits)
+        self._listener: asyncio.Server | None = None
         self._runner: web.AppRunner | None = None
         self._watch: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
@@ -100,8 +105,13 @@ class ScoreServer:
 
     @property
     def clients(self) -> int:
-        """Requests being served now (open pages included)."""
-        return self._open
+        """Pages following the game now (each by its update stream)."""
+        return self._streams
+
+    @property
+    def connections(self) -> int:
+        """Connections open now."""
+        return len(self._connections)
 
     def follow(self, game_file: Path) -> None:
         """Show another game from now on (the window started or resumed one); call in the server's loop."""
@@ -122,18 +132,21 @@ class ScoreServer:
         self._refresh()
         if self.follower.board is None:
             raise ServeError(self.follower.problem)
-        app = web.Application(middlewares=[self._limit])
+        app = web.Application(middlewares=[self._answering])
         app.on_response_prepare.append(self._headers)
         app.router.add_route("*", "/{token}", self._bare)
         app.router.add_route("*", "/{token}/", self._page)
         app.router.add_route("*", "/{token}/events", self._events)
         app.router.add_route("*", "/{token}/roll/{name}.jpg", self._picture)
         app.router.add_route("*", "/{token}/{asset}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, handler_cancellation=True, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(app, handle_signals=False, handler_cancellation=True, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, backlog=self.max_clients)
+        manager = self._runner.server
+        assert manager is not None
         try:
-            await site.start()
+            self._listener = await asyncio.get_running_loop().create_server(
+                lambda: GuardedConnection(manager, self._connections), self.host, self.port, backlog=BACKLOG
+            )
         except OSError as exc:
             await self._runner.cleanup()
             self._runner = None
@@ -141,7 +154,7 @@ class ScoreServer:
                 f"cannot listen on {self.host} port {self.port}: {exc.strerror or exc}; "
                 "give another --port (or 0 for any free one), or an address of this machine with --host"
             ) from None
-        self.port = int(self._runner.addresses[0][1])
+        self.port = int(self._listener.sockets[0].getsockname()[1])
         self._watch = asyncio.create_task(self._watch_file())
 
     async def stop(self) -> None:
@@ -151,6 +164,9 @@ class ScoreServer:
         if self._watch is not None:
             self._watch.cancel()
             await asyncio.gather(self._watch, return_exceptions=True)
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -161,10 +177,12 @@ class ScoreServer:
             self._refresh()
 
     @web.middleware
-    async def _limit(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        if self._open >= self.max_clients:
-            return web.Response(status=503, text="Too many connections", headers={"Retry-After": "5"})
-        self._open += 1
+    async def _answering(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Mark the connection busy while its request is answered (so it is never closed as silent,
+        nor to make room), and make any 404 the bare one."""
+        connection = request.protocol
+        assert isinstance(connection, GuardedConnection)
+        connection.begin()
         try:
             return await handler(request)
         except web.HTTPException as exc:
@@ -172,7 +190,7 @@ class ScoreServer:
                 return _not_found()
             raise
         finally:
-            self._open -= 1
+            connection.end()
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         response.headers.update(SECURITY_HEADERS)
@@ -228,6 +246,20 @@ class ScoreServer:
         refused = self._check(request)
         if refused is not None:
             return refused
+        if request.method == "HEAD":
+            return web.Response(headers={"Content-Type": "text/event-stream"})
+        if self._streams >= self.max_clients:
+            return web.Response(
+                text=f"retry: {FULL_RETRY_MILLISECONDS}\n\n: {self._streams} pages are following the game already\n\n",
+                content_type="text/event-stream",
+            )
+        self._streams += 1
+        try:
+            return await self._stream(request)
+        finally:
+            self._streams -= 1
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
         await response.prepare(request)
         await response.write(b"retry: 1000\n\n")

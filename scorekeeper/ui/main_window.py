@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         self.refresh()
         if settings_problem:
             self.statusBar().showMessage(settings_problem, 15000)
+        for label in self.findChildren(QLabel):
+            label.setTextFormat(Qt.TextFormat.PlainText)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
@@ -161,8 +163,14 @@ class MainWindow(QMainWindow):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The keyboard does it all, whatever was clicked last: a key for the turn pressed while the
-        focus is on a button, the scoreboard, the history or the camera goes to the typing line."""
-        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and self._for_the_turn(watched, event):
+        focus is on a button, the scoreboard, the history or the camera goes to the typing line.
+        And every label of the program shown from now on, the dialogs', message boxes' and tool tips'
+        included, is made plain text as it is first shown (polished), as the window's own are when it
+        is made: Qt would read a player named ``<h1>Ann</h1>``, or a file or a message quoting one,
+        as HTML."""
+        if event.type() == QEvent.Type.Polish and isinstance(watched, QLabel):
+            watched.setTextFormat(Qt.TextFormat.PlainText)
+        elif event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and self._for_the_turn(watched, event):
             target = self.typing_target()
             target.setFocus(Qt.FocusReason.OtherFocusReason)
             copy = QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(), event.isAutoRepeat(), event.count())

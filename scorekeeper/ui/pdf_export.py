@@ -7,20 +7,18 @@ because it needs Qt (nothing outside ``scorekeeper.ui`` imports PySide6).
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QUrl
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QUrl
 from PySide6.QtGui import QGuiApplication, QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import refuse_game_file, thumbnail_width
+from scorekeeper.export.writers import check_sheet_target, thumbnail_width, write_sheet_file
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus
-from scorekeeper.game.save import new_file_mode
 
 
 _started: list[QApplication] = []
@@ -69,36 +67,30 @@ def orientation(sheet: ScoreSheet) -> QPageLayout.Orientation:
     return QPageLayout.Orientation.Landscape if sheet.with_photos else QPageLayout.Orientation.Portrait
 
 
-def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
-    """Write the game's score sheet as an A4 PDF, whole or not at all; with each roll's picture kept
-    beside ``journal`` beside its line, if given (then in landscape)."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise ExportError(f"{path}: cannot write the score sheet: there is no folder {path.parent}")
-    refuse_game_file(path)
+def pdf_bytes(events: Sequence[Event], exported_at: str | None = None, journal: Path | None = None) -> bytes:
+    """The game's score sheet as an A4 PDF; with each roll's picture kept beside ``journal`` beside
+    its line, if given (then in landscape). Drawn in memory: nothing is written."""
     ensure_gui()
     document = QTextDocument()
     sheet = with_pictures_loaded(score_sheet(events, exported_at, journal), document)
     document.setHtml(html_text(sheet, picture_width(len(sheet.players))))
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
-    os.fchmod(handle, new_file_mode())
-    os.close(handle)
-    try:
-        writer = QPdfWriter(temporary)
-        writer.setTitle("Farkle score sheet")
-        writer.setCreator("scorekeeper")
-        writer.setPageLayout(
-            QPageLayout(QPageSize(QPageSize.PageSizeId.A4), orientation(sheet), QMarginsF(15, 15, 15, 15))
-        )
-        document.print_(writer)
-        del writer
-        if os.path.getsize(temporary) == 0:
-            raise ExportError(f"{path}: Qt's PDF writer produced nothing")
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise ExportError(f"{path}: cannot write the score sheet: {exc.strerror or exc}") from None
-    finally:
-        Path(temporary).unlink(missing_ok=True)
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setTitle("Farkle score sheet")
+    writer.setCreator("scorekeeper")
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), orientation(sheet), QMarginsF(15, 15, 15, 15)))
+    document.print_(writer)
+    del writer
+    data = bytes(buffer.data().data())
+    if not data:
+        raise ExportError("Qt's PDF writer drew nothing for the score sheet")
+    return data
+
+
+def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
+    """Write the game's score sheet as an A4 PDF (see :func:`pdf_bytes`), whole or not at all, where
+    a sheet may go (see :func:`~scorekeeper.export.writers.check_sheet_target`)."""
+    path = Path(path)
+    check_sheet_target(path)
+    write_sheet_file(path, pdf_bytes(events, exported_at, journal))
