@@ -34,6 +34,7 @@ from scorekeeper.game.journal import (  # noqa: E402
     STALE_SECONDS,
     Journal,
     JournalError,
+    had_a_roll,
     open_journal,
     read_journal,
     unfinished_games,
@@ -266,7 +267,7 @@ def soak_journal(folder: Path, kills_wanted: int, rng: random.Random) -> dict[st
         hidden = [p.name for p in games.iterdir() if p.name.startswith(".")]
         asides = len(list(games.glob(f"{path.stem}.damaged-*.jsonl")))
         counts["stray_after_start"] += len(hidden) + abs(asides - damaged)
-        if path not in listed and not recovered.game.state.over:
+        if path not in listed and not recovered.game.state.over and had_a_roll(recovered.game.events):
             counts["hidden_games"] += 1
         known = on_disk
         if not killed:  # the game ended: put it and its damaged copies away, and start the next

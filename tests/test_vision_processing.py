@@ -34,6 +34,7 @@ from scorekeeper.vision.processing import (
     finder_scale,
     found_again,
     mean_over_views,
+    read_finds,
     reader_input,
     softmax,
     suppress_overlaps,
@@ -110,22 +111,30 @@ def test_non_maximum_suppression_keeps_the_best_of_overlapping_boxes() -> None:
     assert box_iou(boxes[:1], boxes[:1]).tolist() == [[1.0]]
 
 
-def test_an_unsure_find_centred_on_a_stronger_die_is_that_die_found_again() -> None:
+def test_a_find_centred_on_a_stronger_die_is_that_die_found_again_however_sure() -> None:
     die = [100, 100, 140, 140]
     boxes = np.array([die, [108, 104, 148, 144], [141, 100, 181, 140], [95, 118, 135, 157], [160, 160, 200, 200]], np.float32)
     scores = np.array([0.9, 0.5, 0.6, 0.4, 0.3], np.float32)
     kept = np.ones(5, bool)
-    unsure = np.array([False, True, True, True, True])
     # 1 is centred on 0; 2 touches 0 from the side (its centre is off 0's box); 3's centre is in 0's
     # edge band only; 4 is centred on nothing
-    assert found_again(boxes, scores, kept, unsure).tolist() == [False, True, False, False, False]
-    # read sure, it stays a die; centred on a find that is not kept, it stays
-    assert not found_again(boxes, scores, kept, np.zeros(5, bool)).any()
-    assert not found_again(boxes, scores, np.array([False, True, True, True, True]), unsure)[1]
+    assert found_again(boxes, scores, kept).tolist() == [False, True, False, False, False]
+    # centred on a find that is not kept, it stays
+    assert not found_again(boxes, scores, np.array([False, True, True, True, True]))[1]
     # a find found again does not make a weaker one found again in turn
     chain = np.array([die, [110, 110, 150, 150], [126, 126, 166, 166]], np.float32)
-    assert found_again(chain, np.array([0.9, 0.5, 0.4], np.float32), np.ones(3, bool), np.array([False, True, True])).tolist() == [False, True, False]
-    assert found_again(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool), np.zeros(0, bool)).tolist() == []
+    assert found_again(chain, np.array([0.9, 0.5, 0.4], np.float32), np.ones(3, bool)).tolist() == [False, True, False]
+    assert found_again(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, bool)).tolist() == []
+
+
+def test_a_sure_second_box_on_one_die_does_not_push_a_real_die_out_when_told_the_count() -> None:
+    # a die boxed twice, its top face (0) and the whole die with its side faces (1), both read sure,
+    # beside a second real die (2) the finder is less sure of: told two dice, the two dice are kept
+    boxes = np.array([[100, 100, 140, 140], [96, 96, 150, 150], [200, 100, 240, 140]], np.float32)
+    scores = np.array([0.9, 0.85, 0.5], np.float32)
+    probs = np.array([[0.01, 0, 0, 0, 0, 0.99, 0], [0.01, 0, 0, 0, 0, 0.99, 0], [0.02, 0, 0.97, 0, 0, 0.01, 0]], np.float32)
+    found = read_finds(boxes, scores, probs, 0.3, 0.85, dice=2)
+    assert found.roll() == [2, 5] and not found.unsure.any()
 
 
 def test_a_find_counts_as_found_again_by_its_centre_on_each_axis_up_to_the_margin() -> None:
@@ -143,7 +152,7 @@ def test_a_find_counts_as_found_again_by_its_centre_on_each_axis_up_to_the_margi
     }
     for find, again in finds.items():
         boxes = np.array([die, find], np.float32)
-        result = found_again(boxes, np.array([0.9, 0.5], np.float32), np.ones(2, bool), np.array([False, True]))
+        result = found_again(boxes, np.array([0.9, 0.5], np.float32), np.ones(2, bool))
         assert result.tolist() == [False, again], find
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
-from scorekeeper.training.shapes import reader_multiply_adds
+from scorekeeper.training.shapes import reader_layers, reader_multiply_adds
 from scorekeeper.evaluation.assessment import (
     BUSY_MACHINE,
     PHOTO_SIZES,
@@ -28,7 +28,7 @@ from scorekeeper.evaluation.assessment import (
 from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
-from scorekeeper.vision.reader import MANIFEST_FILE, ModelFiles, OnnxDiceReader
+from scorekeeper.vision.reader import FINDER_DIE, MANIFEST_FILE, ModelFiles, OnnxDiceReader
 from scorekeeper.synthetic.render import random_scene, render
 
 CONDITION_SCENES = 40
@@ -261,6 +261,11 @@ Why two stages: the finder only has to say "a die is here" on a cheap scaled-dow
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down
 they blur into the face. The crop classifier also gets the last word on false finds (its
 "not a die" class).
+
+The pip reader's second output, `embedding` (the {reader_layers(reader_width)[-1][1]} values its last layer scores, per crop and
+view), is what a table learns from: each table fits a small head of its own on the dice the players
+confirm there (`scorekeeper.vision.table_head`), and the finder looks at the frame scaled so a die is
+{FINDER_DIE:.0f} px across where the table's die size is known.
 
 | file | bytes | SHA-256 |
 |---|---|---|

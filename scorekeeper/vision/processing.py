@@ -302,15 +302,16 @@ def dice_kept(
     return result
 
 
-def found_again(boxes: NDArray[np.float32], scores: NDArray[np.float32], kept: NDArray[np.bool_], unsure: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """Which kept finds are a die already found: read unsure, and centred well inside
-    (``REPEAT_MARGIN``) the box of a stronger find that is kept and not itself found again. Top
-    faces do not overlap, so such a find is the stronger die's side face or glare: a 6 boxed twice
-    across its side face made a sample scene's seven dice eight. A find read sure there stays.
+def found_again(boxes: NDArray[np.float32], scores: NDArray[np.float32], kept: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """Which kept finds are a die already found: centred well inside (``REPEAT_MARGIN``) the box of
+    a stronger find that is kept and not itself found again. Top faces do not overlap, so such a
+    find is the stronger die's side face, glare, or the whole die around its top face: one die is
+    one find, however sure the second is (a 6 boxed twice across its side face made a sample
+    scene's seven dice eight; told the count, a sure second box pushed a real die out).
 
     >>> boxes = np.array([[0, 0, 20, 20], [6, 4, 26, 24], [22, 0, 42, 20]], np.float32)
     >>> scores = np.array([0.8, 0.4, 0.7], np.float32)
-    >>> found_again(boxes, scores, np.ones(3, bool), np.array([False, True, True])).tolist()
+    >>> found_again(boxes, scores, np.ones(3, bool)).tolist()
     [False, True, False]
     """
     boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
@@ -393,7 +394,7 @@ def read_finds(
     confidences = probs[np.arange(len(values)), values]
     unsure = confidences < unsure_below
     is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, unsure_below)
-    not_dice = found_again(boxes, scores, is_die, unsure)
+    not_dice = found_again(boxes, scores, is_die)
     not_dice |= off_size(boxes, is_die & ~not_dice, ~unsure)
     is_die &= ~not_dice
     dropped = np.zeros((0, 4), np.float32)
