@@ -270,3 +270,34 @@ def test_the_table_command_shows_and_forgets_what_a_table_learned(reader: OnnxDi
     table_file_for(profile).write_bytes(b"PK\x03\x04 not really")
     damaged = _scorekeeper("table", str(profile))
     assert damaged.returncode == 2 and "is damaged or not a table file" in damaged.stderr
+
+
+def test_the_die_size_is_measured_from_the_first_confirmed_rolls_where_the_calibration_has_none(tmp_path: Path) -> None:
+    folder = shared_data_folder("rune55", "split.csv", "images", "labels")
+    from scorekeeper.evaluation.assessment import groups_in
+
+    groups = groups_in(folder / "split.csv")
+    fisheye = [item for item in with_label_fixes(load_dataset(folder, split="test"), folder)[0] if groups.get(item.path.stem) == "fisheye-grey"]
+    reader = OnnxDiceReader(threads=1)
+    learner = TableLearner(reader, None)
+    try:
+        learner.calibrated(0.0)
+        for item in fisheye[:5]:
+            learner.confirm(item.load(), [tuple(map(float, box)) for box in item.labels.boxes], item.labels.values.tolist(), [])
+        learner.wait()
+        # the fisheye dice are 125-240 px across: read at the model's own scale they are boxed by a pip
+        assert reader.die_size >= 96, learner.memory.size_votes.tolist()
+        learner.calibrated(40.0)
+        learner.wait()
+        assert not learner.measures_die_size
+    finally:
+        learner.close()
+
+
+def test_the_die_size_stays_the_models_own_where_no_size_reads_clearly_better() -> None:
+    from scorekeeper.vision.table_memory import best_die_size
+
+    assert best_die_size(np.array([3, 3, 3, 3, 2, 0, 0, 0, 0])) == 0.0
+    assert best_die_size(np.array([1, 1, 2, 2, 2, 1, 2, 2, 1])) == 0.0, "one roll more is chance"
+    assert best_die_size(np.array([0, 0, 0, 0, 0, 0, 0, 0, 0])) == 0.0
+    assert best_die_size(np.array([0, 0, 1, 2, 2, 2, 0, 0, 0])) == 96.0

@@ -1,6 +1,6 @@
 """The table that learns, on the shared real test splits as players meet it: per split and group,
-the first K photos of each of 5 seeded orders teach the table (its die size and, where the safety
-rule allows, its head), the rest are read told their count. The floors are what the committed
+the first K photos of each of 5 seeded orders teach the table (the die size its first 5 read best
+at and, where the safety rule allows, its head), the rest are read told their count. The floors are what the committed
 reader measured (``benchmarks/table_learning.py``); the issue's targets it does not meet yet are
 marked expected to fail (strictly), so meeting one is noticed."""
 
@@ -64,7 +64,8 @@ def test_the_development_tray_as_measured(outcomes: Outcomes) -> None:
 @pytest.mark.slow
 def test_the_fisheye_table_is_found_once_its_die_size_is_known(outcomes: Outcomes) -> None:
     fisheye = ("rune55", "fisheye-grey")
-    # measured: 7.1% cold (its 150-200 px dice boxed by one pip), 75.4% at K = 20
+    # measured: 7.1% cold (its 150-200 px dice boxed by one pip), 70.9% at K = 20 (the die size measured
+    # from the first 5 confirmed rolls)
     assert right(outcomes, fisheye, 20) >= right(outcomes, fisheye, 0) + 0.5
 
 
@@ -81,7 +82,7 @@ def test_target_the_development_tray_at_k10(outcomes: Outcomes) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "key",
-    [pytest.param(key, marks=not_met("1.7-4.3% read wrong with nothing asked after learning")) for key in SPLITS[1:] if key[1] != "colour-trays"]
+    [pytest.param(key, marks=not_met("1.2-3.5% read wrong with nothing asked after learning")) for key in SPLITS[1:] if key[1] != "colour-trays"]
     + [("rune55", "colour-trays")],
     ids=split_id,
 )
@@ -92,7 +93,7 @@ def test_target_wrong_with_nothing_asked_at_most_1_percent(outcomes: Outcomes, k
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "key",
-    [pytest.param(("dice3", "phone"), marks=not_met("dice3 +12 points at K = 20")), pytest.param(("rune55", "white-table-grey"), marks=not_met("white table +16 points at K = 20")), ("rune55", "fisheye-grey")],
+    [pytest.param(("dice3", "phone"), marks=not_met("dice3 +10 points at K = 20")), pytest.param(("rune55", "white-table-grey"), marks=not_met("white table +10 points at K = 20")), ("rune55", "fisheye-grey")],
     ids=split_id,
 )
 def test_target_twenty_points_over_cold_at_k20(outcomes: Outcomes, key: tuple[str, str]) -> None:

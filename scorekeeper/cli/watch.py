@@ -155,6 +155,7 @@ def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:
     if not isinstance(reader, OnnxDiceReader) or not reader.can_learn:
         return None
     learner = TableLearner(reader, table_file_for(args.calibration) if args.calibration is not None else None)
+    learner.calibrated(watcher.profile.die_size)
     print(learner.summary().line(), flush=True)
     return learner
 

@@ -22,6 +22,7 @@ from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import box_iou
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_head import ConfirmedRoll, Examples, TableHead, judge
+from scorekeeper.vision.table_memory import MEASURED_ROLLS, SIZES, best_die_size, size_votes
 
 TEACH_IOU = 0.3
 """A find teaches a labelled die's value where their boxes overlap this much: the labels of some
@@ -128,36 +129,34 @@ class TablePhotos:
         self.reader = reader
         self.items = list(items)
         self.counted = counted
-        self._read: dict[tuple[int, int], Photo] = {}
+        self._read: dict[tuple[int, float], Photo] = {}
+        self._votes: dict[int, NDArray[np.int64]] = {}
 
     def __len__(self) -> int:
         return len(self.items)
 
-    def die_size(self, indices: Iterable[int]) -> float:
-        """The table's die size as the players' confirmed dice of these photos show it: the median
-        edge of their boxes (a calibration measures it the same way), 0 for none."""
-        boxes = np.concatenate([self.items[i].labels.boxes for i in indices] or [np.zeros((0, 4), np.float32)])
-        if not len(boxes):
-            return 0.0
-        return float(np.median(np.sqrt((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))))
+    def die_size(self, indices: Sequence[int]) -> float:
+        """The table's die size as its first confirmed rolls (of these photos, at most
+        ``MEASURED_ROLLS``) measure it, as ``TableMemory`` does: each read at every one of ``SIZES``."""
+        votes = np.zeros(len(SIZES), np.int64)
+        for i in list(indices)[:MEASURED_ROLLS]:
+            if i not in self._votes:
+                item = self.items[i]
+                self._votes[i] = size_votes(self.reader, item.load(), item.labels.roll())
+            votes += self._votes[i]
+        return best_die_size(votes)
 
     def read(self, index: int, die_size: float) -> Photo:
-        """Photo ``index`` read by a reader told the table's die size (to the nearest ``SIZE_STEP`` px)."""
-        step = round(die_size / SIZE_STEP)
-        key = (index, step)
+        """Photo ``index`` read by a reader told the table's die size."""
+        key = (index, die_size)
         if key not in self._read:
             before = self.reader.die_size
-            self.reader.die_size = step * SIZE_STEP
+            self.reader.die_size = die_size
             try:
                 self._read[key] = read_photo(self.reader, self.items[index], self.counted, index)
             finally:
                 self.reader.die_size = before
         return self._read[key]
-
-
-SIZE_STEP = 4.0
-"""Die sizes told to the reader in ``learn_and_score`` are rounded to this many pixels, so that
-orders whose first photos measure nearly the same size share their reads."""
 
 
 def learn_and_score(reader: OnnxDiceReader, table: TablePhotos, k: int, seeds: int, learn: bool = True) -> LearnedScore:
@@ -168,7 +167,7 @@ def learn_and_score(reader: OnnxDiceReader, table: TablePhotos, k: int, seeds: i
     try:
         for seed in range(seeds):
             order = np.random.default_rng(seed).permutation(len(table))
-            die_size = table.die_size(order[:k])
+            die_size = table.die_size([int(i) for i in order[:k]])
             photos = {int(i): table.read(int(i), die_size) for i in order}
             taught = [photos[int(i)] for i in order[:k]]
             start = time.perf_counter()

@@ -71,6 +71,9 @@ class TableLearner:
         self.path = path
         self.on_learned = on_learned or (lambda summary: None)
         self.note = ""
+        self.measures_die_size = True
+        """Whether the reader is told the die size the confirmed rolls read best at; False where
+        the calibration measured it (the watch loop then tells the reader the calibrated size)."""
         self.memory = TableMemory(reader)
         self._saving = path is not None
         if path is not None and path.exists():
@@ -86,6 +89,12 @@ class TableLearner:
         self._thread.start()
         if len(self.memory):
             self._jobs.put(self._refit)
+
+    def calibrated(self, die_size: float) -> None:
+        """The calibration profile in use measured the die size (``die_size`` > 0: the watch loop
+        tells the reader) or did not (0: the reader is told the size the confirmed rolls read best at)."""
+        self.measures_die_size = die_size <= 0
+        self._jobs.put(self._refit)
 
     def attach(self, reader: OnnxDiceReader) -> None:
         """Read with ``reader`` from now on (a reconnection loaded the model again): it gets what
@@ -150,6 +159,8 @@ class TableLearner:
     def _refit(self) -> None:
         self._learned = self.memory.head()
         self.reader.learned = self._learned.in_use
+        if self.measures_die_size:
+            self.reader.die_size = self.memory.die_size()
         self.on_learned(self.summary())
 
     def _forget(self) -> None:

@@ -227,6 +227,8 @@ class CameraPane(QWidget):
         self.session.die_size = profile.die_size
         self.session.area = profile.area
         self.view.area = profile.area
+        if self.learner is not None:
+            self.learner.calibrated(profile.die_size)
         self.start()
 
     # worker signals
@@ -244,6 +246,7 @@ class CameraPane(QWidget):
             self.learner.attach(reader)
             return
         self.learner = TableLearner(reader, table_file_for(self.controller.home / LAST_PROFILE), lambda summary: self.table_learned.emit(summary.line()))
+        self.learner.calibrated(self.profile.die_size)
         self.learned_label.setText(self.learner.summary().line())
         learner = self.learner
         self.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)

@@ -184,8 +184,10 @@ class OnnxDiceReader:
         self.files = ModelFiles.load(model_dir)
         self._finder = _session(self.files.finder, threads, "frame")
         self._pips = _session(self.files.pips, threads, "crops")
-        outputs = [node.name for node in self._pips.get_outputs()]
+        outputs = {node.name: node.shape for node in self._pips.get_outputs()}
         self._embeds = EMBEDDING_OUTPUT in outputs
+        width = outputs.get(EMBEDDING_OUTPUT, [None, 0])[-1]
+        self._width = width if isinstance(width, int) else int(self._pips.run(None, {"crops": np.zeros((1, 3, CROP, CROP), np.float32)})[1].shape[1])
         self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
         """Dice read with less confidence are reported unsure."""
         self.die_size = 0.0
@@ -201,10 +203,13 @@ class OnnxDiceReader:
         """Whether the pip reader gives its embedding (models exported since the table learns)."""
         return self._embeds
 
-    def find(self, frame: NDArray[np.uint8], threshold: float | None = None) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    def find(
+        self, frame: NDArray[np.uint8], threshold: float | None = None, die_size: float | None = None
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Stage 1 alone: the candidate dice's boxes in one BGR frame and the finder's scores, best
         first, before the pip reader has its say. Peaks at least ``threshold`` high (default: the
-        finder's own, as the reader's int8 file was calibrated on)."""
+        finder's own, as the reader's int8 file was calibrated on); ``die_size`` in place of the
+        table's (``die_size``)."""
         frame = np.asarray(frame)
         if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError(f"the reader needs a BGR uint8 frame (height, width, 3), got {frame.dtype} {frame.shape}")
@@ -212,8 +217,9 @@ class OnnxDiceReader:
         if height < 16 or width < 16:
             raise ValueError(f"frame of {width}x{height} px is too small to hold a die; need at least 16x16")
         scale = finder_scale(height, width, self.files.finder_scale, self.files.finder_max_side)
-        if self.die_size > 0:
-            scale = min(scale, FINDER_DIE / self.die_size)
+        size = self.die_size if die_size is None else die_size
+        if size > 0:
+            scale = min(scale, FINDER_DIE / size)
         tensor, scale = finder_input(frame, max(scale, ALIGN / max(height, width)))
         try:
             maps = self._finder.run(None, {"frame": tensor})[0]
@@ -223,11 +229,11 @@ class OnnxDiceReader:
         keep = suppress_overlaps(boxes, scores, 0.5)[:MAX_DICE]
         return boxes[keep], scores[keep]
 
-    def finds(self, frame: NDArray[np.uint8]) -> Finds:
+    def finds(self, frame: NDArray[np.uint8], die_size: float | None = None) -> Finds:
         """Stages 1 and 2 before the decision: every candidate die, the pip reader's probabilities
-        per view and, where the model gives them, the embeddings."""
+        per view and, where the model gives them, the embeddings (``die_size`` as in ``find``)."""
         frame = np.asarray(frame)
-        boxes, scores = self.find(frame, min(WEAK_FIND, self.files.finder_threshold))
+        boxes, scores = self.find(frame, min(WEAK_FIND, self.files.finder_threshold), die_size)
         probs, embeddings = self._read_crops(pips_input(frame, boxes) if len(boxes) else None, len(boxes), frame.shape)
         return Finds(boxes, scores, probs, embeddings)
 
@@ -255,7 +261,7 @@ class OnnxDiceReader:
         """The pip reader over a batch from ``dihedral_views``: probabilities (views, n, 7) and
         embeddings (views, n, d)."""
         if batch is None:
-            return np.zeros((VIEWS, 0, 7), np.float32), np.zeros((VIEWS, 0, 0), np.float32)
+            return np.zeros((VIEWS, 0, 7), np.float32), np.zeros((VIEWS, 0, self._width), np.float32)
         try:
             out = self._pips.run(None, {"crops": batch})
         except Exception as exc:  # onnxruntime raises its own untyped errors

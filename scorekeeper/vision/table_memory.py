@@ -29,6 +29,14 @@ MAX_DICE = 600
 2 MB on disk."""
 JUDGED_ROLLS = 20
 """The latest confirmed rolls the safety rule holds out one at a time (older ones still teach)."""
+SIZES = (0.0, 32.0, 48.0, 64.0, 96.0, 128.0, 160.0, 200.0, 256.0)
+"""Die sizes (px in the frame; 0: the model's own scale) each of a table's first confirmed rolls
+is read at, to measure the size its dice are found best at."""
+SIZE_MARGIN = 2
+"""Rolls another die size must read right beyond the model's own scale to be taken: one roll
+more among a table's first few is chance."""
+MEASURED_ROLLS = 5
+"""Confirmed rolls the die size is measured on; later rolls teach the head only."""
 FORMAT = 1
 """The table file format this code reads and writes."""
 SUFFIX = ".table.npz"
@@ -78,6 +86,11 @@ class TableMemory:
         """The latest confirmed rolls (at most ``JUDGED_ROLLS``)."""
         self.confirmed = 0
         """Rolls confirmed at this table so far (the next roll's id)."""
+        self.size_votes = np.zeros(len(SIZES), np.int64)
+        """For each of ``SIZES``, how many of the first confirmed rolls a read at that size got
+        right with nothing asked."""
+        self.sized_rolls = 0
+        """Rolls measured so far (at most ``MEASURED_ROLLS``)."""
         self._head: TableHead | None = None
 
     def __len__(self) -> int:
@@ -102,11 +115,18 @@ class TableMemory:
         probs, embeddings = self.reader.read_crops(crops)
         number = self.confirmed
         self.confirmed += 1
+        if self.sized_rolls < MEASURED_ROLLS:
+            self.size_votes += size_votes(self.reader, frame, sorted(values))
+            self.sized_rolls += 1
         self.rolls = [*self.rolls, ConfirmedRoll(self.reader.finds(frame), len(values), tuple(sorted(values)), number)][-JUDGED_ROLLS:]
         self.crops = np.concatenate([self.crops, crops])[-MAX_DICE:]
         taught = Examples(embeddings, probs, classes, np.full(len(classes), number, np.int64))
         joined = Examples.joined([self.examples, taught]) if len(self.examples) else taught
         self.examples = joined[np.arange(len(joined)) >= len(joined) - MAX_DICE]
+
+    def die_size(self) -> float:
+        """The die size the table's first confirmed rolls read best at (``best_die_size``)."""
+        return best_die_size(self.size_votes)
 
     def head(self) -> Learned:
         """Fit the table's head on every crop kept and judge it on the latest rolls (the safety rule)."""
@@ -126,6 +146,8 @@ class TableMemory:
             "format": np.array(FORMAT),
             "model": np.array(self.reader.files.pips_sha256),
             "confirmed": np.array(self.confirmed),
+            "size_votes": self.size_votes,
+            "sized_rolls": np.array(self.sized_rolls),
             "crops": self.crops,
             "values": self.examples.values,
             "rolls": self.examples.rolls,
@@ -167,6 +189,10 @@ class TableMemory:
             if len(values) and (values.min() < 0 or values.max() > 6):
                 raise TableFileError(f"table file {str(path)!r} holds classes outside 0-6 (0: not a die, 1-6 pips)")
             memory.confirmed = int(arrays["confirmed"])
+            votes = np.asarray(arrays["size_votes"], np.int64).reshape(-1)
+            if len(votes) != len(SIZES) or votes.min(initial=0) < 0:
+                raise TableFileError(f"table file {str(path)!r} holds {len(votes)} die size votes for {len(SIZES)} sizes")
+            memory.size_votes, memory.sized_rolls = votes, min(int(arrays["sized_rolls"]), MEASURED_ROLLS)
             if str(arrays["model"]) == reader.files.pips_sha256:
                 memory.rolls = _rolls(arrays)
         except KeyError as exc:
@@ -179,6 +205,31 @@ class TableMemory:
             probs, embeddings = reader.read_crops(crops)
             memory.crops, memory.examples = crops, Examples(embeddings, probs, values, rolls)
         return memory
+
+
+def best_die_size(votes: NDArray[np.int64]) -> float:
+    """The die size that read the most confirmed rolls right (``size_votes`` added up): 0, the
+    model's own scale, unless another size read at least ``SIZE_MARGIN`` more of them right; of
+    the sizes tied best, the middle one.
+
+    >>> best_die_size(np.array([0, 0, 0, 2, 2, 3, 2, 3, 2])), best_die_size(np.array([1, 1, 2, 2, 2, 1, 2, 2, 1]))
+    (200.0, 0.0)
+    """
+    votes = np.asarray(votes, np.int64)
+    if votes.max(initial=0) < votes[0] + SIZE_MARGIN:
+        return 0.0
+    best = np.flatnonzero(votes == votes.max())
+    return float(SIZES[int(best[len(best) // 2])])
+
+
+def size_votes(reader: OnnxDiceReader, frame: NDArray[np.uint8], roll: list[int]) -> NDArray[np.int64]:
+    """For each of ``SIZES``, 1 where ``frame`` read at that die size, told the count, gives
+    ``roll`` (sorted) with nothing asked, else 0."""
+    votes = np.zeros(len(SIZES), np.int64)
+    for i, size in enumerate(SIZES):
+        found = reader.decide(reader.finds(frame, die_size=size), len(roll))
+        votes[i] = int(found.roll() == roll and not found.unsure.any())
+    return votes
 
 
 def _no_examples() -> Examples:
