@@ -14,7 +14,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from scorekeeper.evaluation.dataset import LabelledImage
+    from scorekeeper.vision.reader import OnnxDiceReader
 
 
 def add_parser(commands: Any) -> None:
@@ -54,12 +58,13 @@ def _count(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.learn is not None:
-        return run_learning(args)
     from scorekeeper.evaluation.assessment import groups_in, score_groups
     from scorekeeper.evaluation.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
+    if args.learn is not None and args.seeds < 1:
+        print("scorekeeper evaluate: --seeds must be at least 1", file=sys.stderr)
+        return 2
     try:
         if args.split:
             items = load_dataset(args.dataset, Path(args.split[0]), args.split[1])
@@ -72,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         reader = OnnxDiceReader(args.model)
         split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
         group_of = groups_in(split_file)
+        if items and args.learn is not None:
+            return run_learning(args, reader, items, group_of)
         scores = score_groups(reader, items, group_of, counted=args.dice)
         score = scores.pop("")
     except (ValueError, ReaderError) as exc:  # DatasetError and ModelError are ValueErrors
@@ -107,38 +114,19 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_learning(args: argparse.Namespace) -> int:
-    """``--learn K``: the table taught by its first K photos in each of ``--seeds`` orders."""
-    from scorekeeper.evaluation.assessment import groups_in
-    from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
+def run_learning(args: argparse.Namespace, reader: OnnxDiceReader, items: list[LabelledImage], group_of: dict[str, str]) -> int:
+    """``--learn K``: each table taught by its first K photos in each of ``--seeds`` orders."""
     from scorekeeper.evaluation.learning import TablePhotos, learn_and_score, tables_of
-    from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
-    if args.seeds < 1:
-        print("scorekeeper evaluate: --seeds must be at least 1", file=sys.stderr)
+    if args.learn and not reader.can_learn:
+        print(f"scorekeeper evaluate: the pip reader in {reader.files.pips} gives no embedding, so a table cannot learn with it", file=sys.stderr)
         return 2
-    try:
-        items = load_dataset(args.dataset, Path(args.split[0]), args.split[1]) if args.split else load_dataset(args.dataset)
-        if not args.as_labelled:
-            items = with_label_fixes(items, args.dataset)[0]
-        reader = OnnxDiceReader(args.model)
-        if args.learn and not reader.can_learn:
-            print(f"scorekeeper evaluate: the pip reader in {reader.files.pips} gives no embedding, so a table cannot learn with it", file=sys.stderr)
+    results = {}
+    for name, photos in sorted(tables_of(items, group_of).items()):
+        if args.learn >= len(photos):
+            print(f"scorekeeper evaluate: table {name or args.dataset.name!r} has {len(photos)} photos; --learn {args.learn} leaves none to score", file=sys.stderr)
             return 2
-        split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
-        tables = tables_of(items, groups_in(split_file))
-        results = {}
-        for name, photos in sorted(tables.items()):
-            if args.learn >= len(photos):
-                print(f"scorekeeper evaluate: table {name or args.dataset.name!r} has {len(photos)} photos; --learn {args.learn} leaves none to score", file=sys.stderr)
-                return 2
-            results[name] = learn_and_score(reader, TablePhotos(reader, photos, args.dice), args.learn, args.seeds)
-    except (ValueError, ReaderError) as exc:
-        print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
-        return 2
-    if not items:
-        print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
-        return 2
+        results[name] = learn_and_score(reader, TablePhotos(reader, photos, args.dice), args.learn, args.seeds)
     if args.json:
         whole = results.pop("", None)
         body = whole.to_json() if whole is not None else {}

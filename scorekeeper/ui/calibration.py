@@ -33,7 +33,7 @@ from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.table.learner import TableLearner
 from scorekeeper.table.session import Drawing
 from scorekeeper.table.teaching import TeachingError, TeachingStep
-from scorekeeper.ui.camera_view import CameraView, DiePicker
+from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.vision.detections import Detections
 
 HANDLE = 9.0
@@ -270,11 +270,7 @@ class CalibrationDialog(QDialog):
         self.show_learned()
 
     def _open_picker(self, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
-        if self.picker is not None:
-            self.picker.close()
-        self.picker = DiePicker(self, allow_none, current)
-        self.picker.move(at)
-        self.picker.show()
+        self.picker = open_picker(self, self.picker, at, allow_none, current)
         return self.picker
 
     def die_tapped(self, index: int, at: QPoint) -> None:

@@ -21,7 +21,7 @@ from scorekeeper.pipeline.settling import SettleEvent
 from scorekeeper.pipeline.watch import WatchStep
 from scorekeeper.table.learner import TableLearner
 from scorekeeper.table.session import DiceOnTable, Drawing, TableSession
-from scorekeeper.ui.camera_view import CameraView, DiePicker
+from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.ui.controller import GameController
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
@@ -335,11 +335,7 @@ class CameraPane(QWidget):
     # taps
 
     def _open_picker(self, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
-        if self.picker is not None:
-            self.picker.close()
-        self.picker = DiePicker(self, allow_none, current)
-        self.picker.move(at)
-        self.picker.show()
+        self.picker = open_picker(self, self.picker, at, allow_none, current)
         return self.picker
 
     def die_tapped(self, index: int, at: QPoint) -> None:

@@ -192,3 +192,13 @@ class DiePicker(QFrame):
     def _pick(self, face: int | None) -> None:
         self.picked.emit(face)
         self.close()
+
+
+def open_picker(parent: QWidget, previous: DiePicker | None, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
+    """A die picker shown at ``at`` over ``parent``, the ``previous`` one (if any) closed."""
+    if previous is not None:
+        previous.close()
+    picker = DiePicker(parent, allow_none, current)
+    picker.move(at)
+    picker.show()
+    return picker
