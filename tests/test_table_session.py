@@ -189,3 +189,17 @@ def test_a_roll_the_game_moves_on_from_is_confirmed_and_an_undone_one_is_not(tmp
     assert table.session.taken is not None
     assert table.controller.act(lambda game: game.undo())
     assert len(confirmed) == 1
+
+
+def test_a_tap_the_game_refuses_teaches_the_reader_nothing(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("1 2 3 4 5 6"))
+    taken = table.session.taken
+    assert taken is not None
+    # a seventh die where six are in play: the game refuses it, and its crop must not train the reader
+    table.session.add_missed(taken, 290, 150, 5)
+    assert table.game.state.turn.roll == Dice.from_str("1 2 3 4 5 6") and len(taken.values) == 6
+    assert load_corrections(tmp_path).corrections == ()
+    # a tap the game takes still teaches it
+    table.session.correct(taken, taken.values.index(3), 2)
+    assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(3, 2)]

@@ -105,3 +105,25 @@ def test_the_window_learns_the_table_from_each_roll_the_game_moves_on_from(qtbot
     pane.learner.forget()
     qtbot.waitUntil(lambda: "nothing yet" in pane.learned_label.text(), timeout=10000)
     assert not (tmp_path / "last-calibration.table.npz").exists()
+
+
+def test_the_value_tag_over_a_die_and_a_margin_around_it_are_the_die(qtbot: QtBot) -> None:
+    from PySide6.QtCore import QPointF, Qt
+
+    from scorekeeper.table.session import Drawing
+    from scorekeeper.ui.camera_view import TAG_HEIGHT, TAP_MARGIN, CameraView
+
+    view = CameraView()
+    qtbot.addWidget(view)
+    view.resize(640, 480)
+    view.show()
+    dice = Detections(np.array([[200, 200, 240, 240], [400, 300, 440, 340]], np.float32), np.array([5, 2]), np.ones(2, np.float32))
+    view.show_frame(np.full((480, 640, 3), 60, np.uint8), Drawing(dice, np.ones(2, bool), np.zeros(2, bool), Detections.empty(), True))
+    corner = view.to_widget(200, 200)
+    on_tag = QPointF(corner.x() + 10, corner.y() - TAG_HEIGHT / 2)
+    assert view.die_at(on_tag) == 0, "the value tag drawn over the die is the die"
+    assert view.die_at(QPointF(corner.x() - TAP_MARGIN / 2, corner.y() + 5)) == 0, "so is a margin around it"
+    assert view.die_at(QPointF(corner.x() - 3 * TAP_MARGIN, corner.y() - 3 * TAG_HEIGHT)) is None
+    with qtbot.waitSignal(view.die_tapped, timeout=2000) as tapped:
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=on_tag.toPoint())
+    assert tapped.args[0] == 0

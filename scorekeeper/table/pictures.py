@@ -73,6 +73,12 @@ class TapPictures:
         self.pictures[picture.name] = False
         return picture
 
+    def refused(self, picture: Path | None) -> None:
+        """The game refused the tap that kept ``picture``: it is withdrawn from training (nothing
+        the game refuses teaches the reader)."""
+        if picture is not None:
+            self._mark(picture.name, True)
+
     def follow(self, game: Game | None, step: DieCorrected, dice: DiceOnTable, box: Box) -> None:
         """Follow the game step a tap became through undo and redo."""
         if game is not None:

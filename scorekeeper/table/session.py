@@ -374,10 +374,12 @@ class TableSession:
         as_read = DiceOnTable(dice.frame, list(dice.read_boxes), list(dice.read), [False] * len(dice.read), dice.read, dice.read_boxes)
         if not self.play.take(DiceRolled(Dice(dice.read), "camera", self.photo(as_read))):
             return
-        for was, now, box, picture in dice.corrections:
+        for number, (was, now, box, picture) in enumerate(dice.corrections):
             as_read = as_read.after(box, now)
             step = DieCorrected(was, now, picture.name if picture is not None else None, self.photo(as_read))
             if not self.play.take(step):
+                for refused in dice.corrections[number:]:
+                    self.pictures.refused(refused[3])
                 break
             self.pictures.follow(self.play.game, step, dice, box)
         dice.corrections.clear()
@@ -455,6 +457,7 @@ class TableSession:
         self._tapping = True
         try:
             if not self.play.take(step):
+                self.pictures.refused(picture)
                 return False
         finally:
             self._tapping = False

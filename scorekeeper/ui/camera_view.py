@@ -14,6 +14,12 @@ SCORING = QColor("#2ecc71")
 NOT_SCORING = QColor("#e67e22")
 UNSURE = QColor("#ff2dd4")
 ASIDE = QColor("#95a5a6")
+TAG_HEIGHT = 30.0
+"""Height of the value tag drawn over each die's box, widget pixels (it is part of the die for a tap)."""
+TAG_WIDTH = 30.0
+"""Width of a one-character value tag, widget pixels."""
+TAP_MARGIN = 8.0
+"""A tap this close to a die's box or its tag, widget pixels, is a tap on the die."""
 
 
 def to_qimage(frame: NDArray[np.uint8]) -> QImage:
@@ -139,7 +145,7 @@ class CameraView(QWidget):
         painter.setPen(QPen(colour, width, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
         painter.drawRect(rect)
         if label:
-            tag = QRectF(rect.left(), rect.top() - 30, max(30.0, 18.0 * len(label)), 28)
+            tag = QRectF(rect.left(), rect.top() - TAG_HEIGHT, max(TAG_WIDTH, 18.0 * len(label)), TAG_HEIGHT - 2)
             painter.fillRect(tag, QBrush(colour))
             painter.setPen(QColor("black"))
             painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
@@ -151,15 +157,30 @@ class CameraView(QWidget):
         if point is None:
             return
         fx, fy = point
-        boxes = self.overlay.dice.boxes
-        hit = np.flatnonzero((boxes[:, 0] <= fx) & (fx <= boxes[:, 2]) & (boxes[:, 1] <= fy) & (fy <= boxes[:, 3]))
         screen = event.globalPosition().toPoint()
-        if len(hit):
-            centres = (boxes[hit, :2] + boxes[hit, 2:]) / 2
-            nearest = hit[int(np.argmin(((centres - (fx, fy)) ** 2).sum(1)))]
-            self.die_tapped.emit(int(nearest), screen)
+        nearest = self.die_at(event.position())
+        if nearest is not None:
+            self.die_tapped.emit(nearest, screen)
         else:
             self.table_tapped.emit(fx, fy, screen)
+
+    def die_at(self, point: QPointF) -> int | None:
+        """The die drawn under ``point`` (widget pixels): its box, the value tag drawn over it and a
+        ``TAP_MARGIN`` around both count as the die; where several do, the one whose box's centre is
+        nearest. None over empty table."""
+        dice = self.overlay.dice
+        hits: list[tuple[float, int]] = []
+        for index, box in enumerate(dice.boxes):
+            top_left = self.to_widget(float(box[0]), float(box[1]))
+            bottom_right = self.to_widget(float(box[2]), float(box[3]))
+            right = max(bottom_right.x(), top_left.x() + TAG_WIDTH)
+            if (
+                top_left.x() - TAP_MARGIN <= point.x() <= right + TAP_MARGIN
+                and top_left.y() - TAG_HEIGHT - TAP_MARGIN <= point.y() <= bottom_right.y() + TAP_MARGIN
+            ):
+                centre = (top_left + bottom_right) / 2
+                hits.append(((centre.x() - point.x()) ** 2 + (centre.y() - point.y()) ** 2, index))
+        return min(hits)[1] if hits else None
 
 
 class DiePicker(QFrame):
