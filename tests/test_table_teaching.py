@@ -58,7 +58,6 @@ def test_a_held_throw_is_corrected_by_taps_and_taught_as_they_left_it(tmp_path: 
 
 def test_the_report_says_what_the_table_has_seen_and_how_it_reads() -> None:
     step = TeachingStep(None)
-    assert not step.available
     with pytest.raises(TeachingError, match="the dice reader is not loaded"):
         step.hold(np.zeros((10, 10, 3), np.uint8), None)  # type: ignore[arg-type]
     ready = LearnedSummary(40, {1: 7, 2: 6, 3: 7, 4: 6, 5: 7, 6: 7}, 6, True, "on the last 6 rolls held out: 6 read right unasked with what it learned, 4 by the model alone")

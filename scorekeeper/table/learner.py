@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_head import MIN_JUDGED
-from scorekeeper.vision.table_memory import Learned, TableFileError, TableMemory
+from scorekeeper.vision.table_memory import Learned, TableFileError, TableMemory, counts_in_words
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class LearnedSummary:
         """
         if not self.dice:
             return "Table learned: nothing yet (each roll you confirm teaches it)" + (f"; {self.note}" if self.note else "")
-        counts = ", ".join(f"{'no die' if value == 0 else value}: {count}" for value, count in self.counts.items())
+        counts = counts_in_words(self.counts)
         if self.in_use:
             how = "reading with what it learned"
         elif self.held_out:

@@ -31,11 +31,6 @@ class TeachingStep:
         self.taught = 0
         """Throws taught in this dialog."""
 
-    @property
-    def available(self) -> bool:
-        """Whether the table can learn here (a reader that learns is loaded)."""
-        return self.learner is not None
-
     def hold(self, frame: NDArray[np.uint8], dice: Detections, still: bool = True) -> None:
         """Freeze the dice read in ``frame`` for checking; ``still``: whether they lie at rest."""
         if self.learner is None:

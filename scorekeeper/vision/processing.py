@@ -81,6 +81,12 @@ class Finds:
     def __len__(self) -> int:
         return len(self.boxes)
 
+    @property
+    def mean_probs(self) -> NDArray[np.float32]:
+        """(n, 7) the pip reader's probabilities averaged over the views: what it reads alone."""
+        result: NDArray[np.float32] = self.probs.mean(0).astype(np.float32)
+        return result
+
 
 def finder_scale(height: int, width: int, scale: float = FINDER_SCALE, max_side: int = FINDER_MAX_SIDE) -> float:
     """The factor the frame is resized by for the finder (trained at ``scale`` and ``max_side``).

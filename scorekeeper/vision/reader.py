@@ -32,7 +32,6 @@ from scorekeeper.vision.processing import (
     decode_finder,
     finder_input,
     finder_scale,
-    mean_over_views,
     dihedral_views,
     pips_input,
     read_finds,
@@ -232,18 +231,16 @@ class OnnxDiceReader:
     def finds(self, frame: NDArray[np.uint8], die_size: float | None = None) -> Finds:
         """Stages 1 and 2 before the decision: every candidate die, the pip reader's probabilities
         per view and, where the model gives them, the embeddings (``die_size`` as in ``find``)."""
-        frame = np.asarray(frame)
         boxes, scores = self.find(frame, min(WEAK_FIND, self.files.finder_threshold), die_size)
-        probs, embeddings = self._read_crops(pips_input(frame, boxes) if len(boxes) else None, len(boxes), frame.shape)
-        return Finds(boxes, scores, probs, embeddings)
+        return self.finds_at(frame, boxes, scores)
 
-    def finds_at(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32]) -> Finds:
-        """The pip reader's say on given ``boxes`` of ``frame`` (a die the players added by a tap),
-        as ``finds`` gives it; each box's finder score reads 1."""
+    def finds_at(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32], scores: NDArray[np.float32] | None = None) -> Finds:
+        """The pip reader's say on given ``boxes`` of ``frame``, as ``finds`` gives it; without the
+        finder's ``scores`` (a die the players added by a tap) each box's reads 1."""
         frame = np.asarray(frame, np.uint8)
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         probs, embeddings = self._read_crops(pips_input(frame, boxes) if len(boxes) else None, len(boxes), frame.shape)
-        return Finds(boxes, np.ones(len(boxes), np.float32), probs, embeddings)
+        return Finds(boxes, np.ones(len(boxes), np.float32) if scores is None else scores, probs, embeddings)
 
     def crops(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32]) -> NDArray[np.uint8]:
         """The pip reader's (n, CROP, CROP, 3) crops of ``boxes`` in ``frame``: what a table keeps of a die."""
@@ -278,7 +275,7 @@ class OnnxDiceReader:
             probs = head.adjust(finds.probs, finds.embeddings)
             unsure_below = head.unsure_below
         else:
-            probs = mean_over_views(finds.probs.reshape(-1, finds.probs.shape[-1]), VIEWS)
+            probs = finds.mean_probs
         return read_finds(finds.boxes, finds.scores, probs, self.files.finder_threshold, unsure_below, dice)
 
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:

@@ -4,16 +4,17 @@ the model's own.
 
 Pure numpy. The head is multinomial logistic regression (L2 penalty, ``C``) over each crop view's
 embedding, L2-normalised and standardised; it speaks only of the classes it has seen (a value not
-yet seen at the table keeps the model's probability). ``safety_check`` decides whether it may be
-used: on the confirmed rolls held out one at a time it must agree with the players at least as
-often as the model alone.
+yet seen at the table keeps the model's probability). ``judge`` decides whether it may be used:
+on the confirmed rolls held out one at a time it must read as many right with nothing asked as the
+model alone, and none wrong.
 
 >>> rng = np.random.default_rng(0)
 >>> embeddings = rng.normal(0, 1, (40, 2, 8)).astype(np.float32)
 >>> values = np.arange(40) % 2 + 1
 >>> embeddings[:, :, 0] += 3 * values[:, None]
 >>> head = fit_head(embeddings, values)
->>> head.classes.tolist(), head.predict(embeddings).tolist() == values.tolist()
+>>> own = head.log_probs(embeddings).mean(1)
+>>> head.classes.tolist(), (own[:, 1:3].argmax(1) + 1).tolist() == values.tolist()
 ([1, 2], True)
 """
 
@@ -81,12 +82,6 @@ class TableHead:
         seen = np.zeros(CLASSES, bool)
         seen[self.classes] = True
         return combined(probs, self.log_probs(embeddings), seen)
-
-    def predict(self, embeddings: NDArray[np.float32]) -> NDArray[np.int64]:
-        """(n,) the head's own class for crops given as (n, views, d), views averaged."""
-        log_probs = self.log_probs(np.asarray(embeddings, np.float32).transpose(1, 0, 2)).mean(0)
-        result: NDArray[np.int64] = self.classes[log_probs[:, self.classes].argmax(1)]
-        return result
 
 
 def combined(probs: NDArray[np.float32], head_log_probs: NDArray[np.float32], seen: NDArray[np.bool_]) -> NDArray[np.float32]:
@@ -277,14 +272,14 @@ class Verdict:
 def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, threshold: float, unsure_below: float) -> Verdict:
     """``Verdict`` of ``head`` (fitted on all of ``examples``): each of ``rolls`` read by the decision
     step (``read_finds`` at the finder's ``threshold``, told its count) with a head fitted on the
-    examples of every other roll, at each line a held-out die's confidence suggests, against the
+    examples of every other roll, at each of ``LINES`` and the model's own, against the
     model alone at ``unsure_below``. Fewer than ``MIN_JUDGED`` rolls are not judged (the head is not used)."""
     if len(rolls) < MIN_JUDGED:
         return Verdict(0, 0, 0, 0, 0, unsure_below, 1.0)
     plain, taught = [], []
     for roll in rolls:
         held = examples[examples.rolls != roll.id].fit(start=head, bound=head.bound)
-        plain.append(mean_views(roll.finds.probs.transpose(1, 0, 2)))
+        plain.append(roll.finds.mean_probs)
         fits = held is not None and roll.finds.embeddings.shape[-1] == len(held.mean)
         taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings) if fits and held is not None else plain[-1])
     model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below)
@@ -311,9 +306,3 @@ def _outcomes(rolls: Sequence[ConfirmedRoll], probs: Sequence[NDArray[np.float32
         else:
             wrong += 1
     return right, wrong
-
-
-def mean_views(probs: NDArray[np.float32]) -> NDArray[np.float32]:
-    """(n, 7) the model's probabilities of crops given as (n, views, 7), averaged over the views."""
-    result: NDArray[np.float32] = np.asarray(probs, np.float32).mean(1)
-    return result

@@ -47,6 +47,15 @@ class TableFileError(ValueError):
     """A table file that cannot be used: damaged, of another format, or not a table file."""
 
 
+def counts_in_words(counts: dict[int, int]) -> str:
+    """A table's crops per class, as the players read them.
+
+    >>> counts_in_words({0: 2, 1: 3, 5: 9})
+    'no die: 2, 1: 3, 5: 9'
+    """
+    return ", ".join(f"{'no die' if value == 0 else value}: {count}" for value, count in counts.items())
+
+
 def table_file_for(profile: Path) -> Path:
     """Where the table learned at ``profile``'s table is kept.
 
@@ -269,6 +278,6 @@ def learned_reader(reader: OnnxDiceReader, profile: Path) -> str:
     memory = TableMemory.load(path, reader)
     learned = memory.head()
     reader.learned = learned.in_use
-    counts = ", ".join(f"{'no die' if value == 0 else value}: {count}" for value, count in memory.counts().items())
+    counts = counts_in_words(memory.counts())
     how = "reading with it" if reader.learned is not None else "the model reads alone (what it learned does not yet read its held-out rolls as well)"
     return f"{path}: {len(memory)} dice learned from {memory.confirmed} rolls ({counts or 'none'}); {how}"
