@@ -22,7 +22,7 @@ from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.vision.reader import EMBEDDING_OUTPUT, MANIFEST_FILE, PIPS_FILE, OnnxDiceReader, default_model_dir
 from scorekeeper.vision.table_head import Verdict, fit_head
 from scorekeeper.vision import table_memory
-from scorekeeper.vision.table_memory import TableFileError, TableMemory, table_file_for
+from scorekeeper.vision.table_memory import TableFileError, TableMemory, learned_reader, table_file_for
 
 
 @pytest.fixture(scope="module")
@@ -279,7 +279,8 @@ def test_the_die_size_is_measured_from_the_first_confirmed_rolls_where_the_calib
     groups = groups_in(folder / "split.csv")
     fisheye = [item for item in with_label_fixes(load_dataset(folder, split="test"), folder)[0] if groups.get(item.path.stem) == "fisheye-grey"]
     reader = OnnxDiceReader(threads=1)
-    learner = TableLearner(reader, None)
+    profile = tmp_path / "fisheye.toml"
+    learner = TableLearner(reader, table_file_for(profile))
     try:
         learner.calibrated(0.0)
         for item in fisheye[:5]:
@@ -292,6 +293,10 @@ def test_the_die_size_is_measured_from_the_first_confirmed_rolls_where_the_calib
         assert not learner.measures_die_size
     finally:
         learner.close()
+    # reading with the saved table (read --profile) reads at the size it measured too
+    later = OnnxDiceReader(threads=1)
+    learned_reader(later, profile)
+    assert later.die_size == learner.memory.die_size() >= 96
 
 
 def test_the_die_size_stays_the_models_own_where_no_size_reads_clearly_better() -> None:

@@ -107,6 +107,25 @@ def test_the_window_learns_the_table_from_each_roll_the_game_moves_on_from(qtbot
     assert not (tmp_path / "last-calibration.table.npz").exists()
 
 
+def test_a_window_started_with_a_profile_learns_into_the_table_file_beside_it(qtbot: QtBot, tmp_path: Path) -> None:
+    from scorekeeper.pipeline.calibration import default_profile, save_profile
+    from scorekeeper.vision.reader import OnnxDiceReader
+
+    profile = tmp_path / "kitchen.toml"
+    save_profile(default_profile(), profile)
+    window = MainWindow(
+        GameController(tmp_path / "home"),
+        WindowOptions(source="scripted", calibration=profile),
+        reader=lambda: OnnxDiceReader(threads=1),
+        opener=lambda spec, profile: ScriptedTable(640, 480),  # type: ignore[arg-type, return-value]
+    )
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.camera.learner is not None, timeout=20000)
+    assert window.camera.learner is not None and window.camera.learner.path == tmp_path / "kitchen.table.npz"
+    window.close()
+
+
 def test_the_value_tag_over_a_die_and_a_margin_around_it_are_the_die(qtbot: QtBot) -> None:
     from PySide6.QtCore import QPointF, Qt
 

@@ -5,7 +5,8 @@ With ``--json``, one line per image (a contract other tools read):
 "confidence": C, "unsure": bool}], "roll": [sorted values]}`` (with ``--dice N`` also
 ``"dropped": [[x0, y0, x1, y1], ...]``, the finds left out as least likely to be dice), or ``{"image": PATH, "error": "..."}``
 for an image that cannot be read; the others go on and the exit status is 1. ``--profile`` reads
-with what that table has learned, where the safety rule lets it (a line on stderr says which).
+with what that table has learned, where the safety rule lets it (a line on stderr says which), at
+the die size the profile measured (or, where it has none, the size the table's rolls read best at).
 """
 
 from __future__ import annotations
@@ -68,23 +69,28 @@ def _text(path: Path, width: int, height: int, found: Detections) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, load_profile
     from scorekeeper.vision.images import load_frame
     from scorekeeper.vision.reader import ModelError, OnnxDiceReader, ReaderError
+    from scorekeeper.vision.table_memory import SUFFIX, TableFileError, learned_reader
 
-    from scorekeeper.vision.table_memory import TableFileError, learned_reader
-
+    calibration: CalibrationProfile | None = None
     try:
         reader = OnnxDiceReader(args.model)
         if args.profile is not None:
             note = learned_reader(reader, args.profile)
             print(f"scorekeeper read: {note}", file=sys.stderr)
-    except (ModelError, TableFileError) as exc:
+            if not args.profile.name.endswith(SUFFIX) and args.profile.exists():
+                calibration = load_profile(args.profile)
+    except (ModelError, TableFileError, CalibrationError) as exc:
         print(f"scorekeeper read: {exc}", file=sys.stderr)
         return 2
     failed = 0
     for path in args.images:
         try:
             frame = load_frame(path)
+            if calibration is not None and calibration.die_size > 0:
+                reader.die_size = calibration.die_size_at(frame.shape[1])
             found = reader.read(frame, args.dice)
         except (ValueError, ReaderError, MemoryError) as exc:  # ImageError is a ValueError
             failed += 1

@@ -32,17 +32,17 @@ if TYPE_CHECKING:
 
 
 
-def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProfile, str, str]:
+def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProfile, Path | None, str]:
     """The profile to start with: the one asked for, else the last saved, else the shipped default;
-    with its name, and what was wrong with any that could not be used."""
+    with its file (None for the default), and what was wrong with any that could not be used."""
     problems: list[str] = []
     for path in (chosen, home / LAST_PROFILE):
         if path is not None and (path.is_file() or path == chosen):
             try:
-                return load_profile(path), str(path), " ".join(problems)
+                return load_profile(path), path, " ".join(problems)
             except CalibrationError as exc:
                 problems.append(f"{exc}; it was not used.")
-    return default_profile(), "default profile", " ".join(problems)
+    return default_profile(), None, " ".join(problems)
 
 
 class CameraPane(QWidget):
@@ -69,8 +69,11 @@ class CameraPane(QWidget):
         self.reader_factory = reader
         self.opener = opener
         self.spec = options.source
-        self.profile, self.profile_name, self.note = load_start_profile(controller.home, options.calibration)
+        self.profile, profile_file, self.note = load_start_profile(controller.home, options.calibration)
         """``note``: what the table should know about the camera side (a profile not used, no reader)."""
+        self.profile_name = str(profile_file) if profile_file is not None else "default profile"
+        self.table_file = table_file_for(profile_file or controller.home / LAST_PROFILE)
+        """Where what this table learns is kept: beside the calibration profile the window started with."""
         self.view = CameraView()
         self.view.area = self.profile.area
         self.banner = QFrame()
@@ -245,7 +248,7 @@ class CameraPane(QWidget):
         if self.learner is not None:
             self.learner.attach(reader)
             return
-        self.learner = TableLearner(reader, table_file_for(self.controller.home / LAST_PROFILE), lambda summary: self.table_learned.emit(summary.line()))
+        self.learner = TableLearner(reader, self.table_file, lambda summary: self.table_learned.emit(summary.line()))
         self.learner.calibrated(self.profile.die_size)
         self.learned_label.setText(self.learner.summary().line())
         learner = self.learner

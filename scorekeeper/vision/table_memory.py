@@ -272,12 +272,14 @@ def _rolls(arrays: dict[str, NDArray[np.generic]]) -> list[ConfirmedRoll]:
 
 def learned_reader(reader: OnnxDiceReader, profile: Path) -> str:
     """Set ``reader.learned`` from the table learned at ``profile`` (a calibration profile, or its
-    table file); returns what it learned in words. A table the safety rule does not trust leaves
-    the model reading alone, and says so."""
+    table file), and ``reader.die_size`` from the size its confirmed rolls read best at; returns
+    what it learned in words. A table the safety rule does not trust leaves the model reading
+    alone, and says so."""
     path = profile if profile.name.endswith(SUFFIX) else table_file_for(profile)
     memory = TableMemory.load(path, reader)
     learned = memory.head()
     reader.learned = learned.in_use
+    reader.die_size = memory.die_size()
     counts = counts_in_words(memory.counts())
     how = "reading with it" if reader.learned is not None else "the model reads alone (what it learned does not yet read its held-out rolls as well)"
     return f"{path}: {len(memory)} dice learned from {memory.confirmed} rolls ({counts or 'none'}); {how}"
