@@ -54,3 +54,19 @@ def test_score_resized_scores_the_reading_against_the_resized_labels(tmp_path: P
         assert (score.images, score.labelled, score.matched, score.exact) == (1, 1, 1, 1)
     shifted = LabelledImage(tmp_path / "white.png", Detections(labels.boxes + 30, labels.values, labels.confidences))
     assert score_resized(BrightestBlob(), [shifted], 2.0).matched == 0
+
+
+def test_a_die_cut_by_the_photos_edge_is_asked_about_at_the_table_as_the_game_asks() -> None:
+    from scorekeeper.evaluation.score import Score
+
+    truth = Detections(np.array([[0, 40, 12, 70], [50, 50, 80, 80]]), np.array([2, 5]), np.ones(2))
+    sure = Detections(truth.boxes, truth.values, np.full(2, 0.99))
+    photo, without_size = Score(), Score()
+    photo.add(truth, sure, "cut.png", size=(160, 120))
+    without_size.add(truth, sure, "cut.png")
+    assert (photo.right_unasked, photo.asked) == (0, 1)
+    assert (without_size.right_unasked, without_size.asked) == (1, 0)
+    whole = Detections(np.array([[0, 40, 28, 70], [50, 50, 80, 80]]), np.array([2, 5]), np.full(2, 0.99))
+    lying_against_the_edge = Score()
+    lying_against_the_edge.add(whole, whole, "whole.png", size=(160, 120))
+    assert (lying_against_the_edge.right_unasked, lying_against_the_edge.asked) == (1, 0)

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, cut_by_edge, one_box_per_die
+from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
@@ -168,7 +168,13 @@ def test_a_die_cut_by_the_frame_edge_is_unsure() -> None:
     settler = Settler(SettleParams(settle_frames=10))
     settled = [event for _ in range(12) for event in settler.update(cut, size=(320, 240)) if event.kind is EventKind.SETTLED]
     assert settled[0].unsure.tolist() == [True, False]
-    assert cut_by_edge(cut.boxes, 320, 240).tolist() == [True, False]
+
+
+def test_a_whole_die_lying_against_the_frame_edge_is_read_like_any_other() -> None:
+    whole = Detections(np.array([[0, 100, 29, 130], [100, 100, 130, 130]], np.float32), np.array([4, 2]), np.array([0.95, 0.95]))
+    settler = Settler(SettleParams(settle_frames=10))
+    settled = [event for _ in range(12) for event in settler.update(whole, size=(320, 240)) if event.kind is EventKind.SETTLED]
+    assert settled[0].unsure.tolist() == [False, False]
 
 
 def test_low_confidence_votes_make_an_unsure_die_and_json_has_the_contract() -> None:
@@ -247,25 +253,6 @@ def test_parameters_just_out_of_range_are_refused_quoting_the_value(kwargs: dict
     assert str(refused.value) == quoted
 
 
-def test_a_box_is_cut_by_the_frame_edge_within_two_pixels_of_any_side() -> None:
-    boxes = np.array(
-        [
-            [2.0, 30, 20, 50],  # left edge, on the margin
-            [2.5, 30, 20, 50],  # half a pixel inside it
-            [30, 2.0, 50, 20],  # top
-            [30, 30, 98.0, 50],  # right: 100 - 2
-            [30, 30, 50, 78.0],  # bottom: 80 - 2
-            [30, 30, 50, 50],  # well inside
-            [30, 30, 97.5, 77.5],  # just inside the right and bottom margins
-        ],
-        np.float32,
-    )
-    assert cut_by_edge(boxes, 100, 80).tolist() == [True, False, True, True, True, False, False]
-    assert cut_by_edge(np.array([[0, 0, 10, 10]], np.float32), 100, 80).tolist() == [True]
-    none = cut_by_edge(np.zeros((0, 4), np.float32), 100, 80)
-    assert none.shape == (0,) and none.dtype == bool
-
-
 def test_a_dies_size_is_its_boxs_longer_side() -> None:
     from scorekeeper.pipeline.settling import _sizes
 
@@ -308,8 +295,8 @@ def test_moving_and_cleared_events_carry_their_frame_time_and_dice() -> None:
 
 def test_after_the_camera_shifted_a_die_pushed_against_the_frame_edge_is_unsure() -> None:
     # three dice rest; from frame 4 the whole picture is 20 px further right (a bumped camera), so
-    # the die at x 270-300 lies at 290-320 in a 320 px frame: cut by the edge, unsure
-    spots = [(60.0, 60.0), (160.0, 120.0), (285.0, 100.0)]
+    # the die at x 275-305 lies at 295-325 in a 320 px frame: cut by the edge, unsure
+    spots = [(60.0, 60.0), (160.0, 120.0), (290.0, 100.0)]
     frames = [dice(spots, [2, 3, 4], shift=(0.0 if i < 4 else 20.0, 0.0)) for i in range(20)]
     settler = Settler(SettleParams(settle_frames=10))
     settled = [event for i, found in enumerate(frames) for event in settler.update(found, frame=i, size=(320, 240)) if event.kind is EventKind.SETTLED]

@@ -64,7 +64,7 @@ def test_the_development_tray_as_measured(outcomes: Outcomes) -> None:
 @pytest.mark.slow
 def test_the_fisheye_table_is_found_once_its_die_size_is_known(outcomes: Outcomes) -> None:
     fisheye = ("rune55", "fisheye-grey")
-    # measured: 7.1% cold (its 150-200 px dice boxed by one pip), 70.9% at K = 20 (the die size measured
+    # measured: 7.1% cold (its 150-200 px dice boxed by one pip), 70.0% at K = 20 (the die size measured
     # from the first 5 confirmed rolls)
     assert right(outcomes, fisheye, 20) >= right(outcomes, fisheye, 0) + 0.5
 
@@ -82,7 +82,7 @@ def test_target_the_development_tray_at_k10(outcomes: Outcomes) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "key",
-    [pytest.param(key, marks=not_met("1.2-3.5% read wrong with nothing asked after learning")) for key in SPLITS[1:] if key[1] != "colour-trays"]
+    [pytest.param(key, marks=not_met("0.6-3.5% read wrong with nothing asked after learning")) for key in SPLITS[1:] if key[1] != "colour-trays"]
     + [("rune55", "colour-trays")],
     ids=split_id,
 )

@@ -28,6 +28,7 @@ from scorekeeper.vision.processing import (
     STRIDE,
     box_iou,
     crop_boxes,
+    cut_by_edge,
     decode_finder,
     dihedral_views,
     finder_input,
@@ -392,3 +393,26 @@ def test_unusable_images_are_refused_with_the_reason(tmp_path: Path) -> None:
         load_frame(tmp_path / "notes.jpg")
     with pytest.raises(ImageError, match="is a folder"):
         load_frame(tmp_path)
+
+
+def test_a_box_is_cut_by_the_frame_edge_where_it_touches_a_corner_or_is_narrow_across_an_edge() -> None:
+    boxes = np.array(
+        [
+            [2.0, 30, 12, 50],  # left edge, on the margin, half as wide as tall: cut
+            [2.5, 30, 12, 50],  # half a pixel inside the margin: not touching
+            [30, 2.0, 50, 12],  # top, half as tall as wide: cut
+            [86, 30, 98.0, 50],  # right: 100 - 2, cut
+            [30, 70, 50, 78.0],  # bottom: 80 - 2, cut
+            [30, 30, 50, 50],  # well inside
+            [2.0, 30, 20, 50],  # against the left edge, 18 x 20: a whole die
+            [30, 60, 47, 78.0],  # against the bottom, 17 x 18: a whole die
+            [0, 0, 20, 20],  # in a corner, square: cut on two sides alike
+            [80, 60, 100, 80],  # the opposite corner
+            [90, 30, 110, 50],  # reaching past the right edge
+            [40, -5, 60, 15],  # and past the top
+        ],
+        np.float32,
+    )
+    assert cut_by_edge(boxes, 100, 80).tolist() == [True, False, True, True, True, False, False, False, True, True, True, True]
+    none = cut_by_edge(np.zeros((0, 4), np.float32), 100, 80)
+    assert none.shape == (0,) and none.dtype == bool

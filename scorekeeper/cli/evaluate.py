@@ -1,7 +1,7 @@
 """``scorekeeper evaluate DATASET [--split CSV NAME] [--dice]``: how well the dice reader reads a labelled folder.
 
 Prints the outcome per photo at the table (read right with nothing asked, asked for a tap, read
-wrong with nothing asked), per group too where the split file has a ``group`` column, then recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
+wrong with nothing asked; a die cut by the photo's edge is asked about, as the game asks), per group too where the split file has a ``group`` column, then recall and precision of dice found, value accuracy of found dice, roll-exact accuracy (the
 share of images whose sorted values equal the labels': what scoring needs), how often dice are
 marked unsure and how often sure ones are right, and the confusion of values. A data set the
 project has reviewed labels for (``scorekeeper/evaluation/label_fixes/NAME.csv``) is scored against

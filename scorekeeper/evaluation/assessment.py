@@ -37,9 +37,10 @@ def score_groups(reader: DiceReader, items: Iterable[LabelledImage], group_of: M
     group; images it does not name are in no group), reading each image once."""
     scores: dict[str, Score] = {"": Score()}
     for item in items:
-        found = reader.read(item.load(), dice=len(item.labels)) if counted else reader.read(item.load())
+        frame = item.load()
+        found = reader.read(frame, dice=len(item.labels)) if counted else reader.read(frame)
         for key in ("", *([group_of[item.path.stem]] if item.path.stem in group_of else [])):
-            scores.setdefault(key, Score()).add(item.labels, found, item.path.name)
+            scores.setdefault(key, Score()).add(item.labels, found, item.path.name, size=(frame.shape[1], frame.shape[0]))
     return scores
 
 
@@ -85,7 +86,7 @@ def score_resized(reader: DiceReader, items: Iterable[LabelledImage], factor: fl
     score = Score()
     for item in items:
         frame, labels = resized(item.load(), item.labels, factor)
-        score.add(labels, reader.read(frame), item.path.name)
+        score.add(labels, reader.read(frame), item.path.name, size=(frame.shape[1], frame.shape[0]))
     return score
 
 

@@ -35,6 +35,8 @@ class Photo:
 
     name: str
     """The image file's name."""
+    size: tuple[int, int]
+    """The photo's width and height, px."""
     labels: Detections
     """The labelled dice."""
     confirmed: ConfirmedRoll
@@ -77,7 +79,7 @@ def read_photo(reader: OnnxDiceReader, item: LabelledImage, counted: bool, numbe
         values = np.concatenate([values, labels.values[missed]])
     confirmed = ConfirmedRoll(finds, len(labels), tuple(labels.roll()), number)
     taught = Examples(embeddings, probs, values.astype(np.int64), np.full(len(values), number, np.int64))
-    return Photo(item.path.name, labels, confirmed, taught)
+    return Photo(item.path.name, (frame.shape[1], frame.shape[0]), labels, confirmed, taught)
 
 
 @dataclass
@@ -177,7 +179,7 @@ def learn_and_score(reader: OnnxDiceReader, table: TablePhotos, k: int, seeds: i
             score = Score()
             for i in order[k:]:
                 photo = photos[int(i)]
-                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if table.counted else None), photo.name)
+                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if table.counted else None), photo.name, size=photo.size)
             result.seeds.append(score)
     finally:
         reader.learned = learned

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import box_iou
+from scorekeeper.vision.processing import box_iou, cut_by_edge
 
 MATCH_IOU = 0.5
 """A found die counts as a labelled die when their boxes overlap at least this much (IoU)."""
@@ -81,13 +81,15 @@ class Score:
     failures: list[str] = field(default_factory=list)
     """One line per image that was not read exactly."""
 
-    def add(self, truth: Detections, found: Detections, name: str = "") -> None:
+    def add(self, truth: Detections, found: Detections, name: str = "", size: tuple[int, int] | None = None) -> None:
+        """Score one image's reading; given the frame's ``size`` (width, height), dice cut by its
+        edge count as unsure, as the game asks about them (``cut_by_edge``)."""
         pairs = match(truth, found)
         self.images += 1
         self.labelled += len(truth)
         self.found += len(found)
         self.matched += len(pairs)
-        unsure = found.unsure
+        unsure = (found.unsure | cut_by_edge(found.boxes, *size)) if size is not None else found.unsure
         for t, f in pairs:
             ok = truth.values[t] == found.values[f]
             self.right += int(ok)

@@ -19,7 +19,8 @@ How it decides, and why:
   (a couple of odd frames are forgiven, never the latest), each die of the roll was seen in
   most of those frames, and its reads agree on one value. A die whose reads waver between two
   values holds the roll back for a while, then is taken marked unsure; one whose reads are all
-  over the place (spinning in place) never is. A die touching the frame edge is marked unsure.
+  over the place (spinning in place) never is. A die cut by the frame edge is marked unsure
+  (``cut_by_edge``: a whole die lying against the edge is not).
 * Each rest is taken once. After dice moved, a rest made of the same dice showing the same
   values where they lay (give or take a nudge) is the same roll, not a new one: a camera bump,
   a hand taking dice out of the area or a die nudged while picking its neighbour up never
@@ -49,15 +50,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import box_iou
+from scorekeeper.vision.processing import box_iou, cut_by_edge
 
 
 SAME_DIE = 0.5
 """Share of the smaller of two boxes lying inside the other for both to be one die: touching
 dice overlap far less, even seen at a slant."""
-
-EDGE_MARGIN = 2.0
-"""A box within this many pixels of the frame edge touches it."""
 
 WAVERING = 0.8
 """Share of a die's reads its two most-read values must make up for it to be taken unsure after
@@ -242,18 +240,6 @@ def _centres(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def _sizes(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
-
-
-def cut_by_edge(boxes: NDArray[np.float32], width: int, height: int) -> NDArray[np.bool_]:
-    """Boxes touching the frame edge: dice that may be partly outside the picture, with pips cut off.
-
-    >>> cut_by_edge(np.array([[1.5, 10, 12, 40], [50, 50, 60, 80], [80, 70, 100, 99.5]], np.float32), 100, 100).tolist()
-    [True, False, True]
-    """
-    if len(boxes) == 0:
-        return np.zeros(0, bool)
-    m = EDGE_MARGIN
-    return np.asarray((boxes[:, 0] <= m) | (boxes[:, 1] <= m) | (boxes[:, 2] >= width - m) | (boxes[:, 3] >= height - m))
 
 
 def one_box_per_die(detections: Detections) -> Detections:

@@ -63,6 +63,13 @@ VIEWS = 4
 that takes the sure dice from 98.5% to 99.7% right (the averaged confidence knows its doubts
 better); all eight turns and mirror images do no better at twice the cost."""
 
+EDGE_MARGIN = 2.0
+"""A box within this many pixels of the frame edge touches it."""
+CUT_SHARE = 0.8
+"""A box touching one frame edge frames a die cut by it where its side across that edge is under
+this share of its other side. Pips sit about a quarter of a die in from its sides, so a die cut by
+less than a fifth still shows them all, and its box is still about square."""
+
 
 @dataclass(frozen=True, eq=False)
 class Finds:
@@ -152,6 +159,25 @@ def decode_finder(
     boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, fh)
     order = np.argsort(-scores, kind="stable")
     return boxes[order], scores[order]
+
+
+def cut_by_edge(boxes: NDArray[np.float32], width: int, height: int) -> NDArray[np.bool_]:
+    """Boxes of dice cut by the frame edge, whose pips may be cut off: boxes reaching past an edge,
+    touching a corner (two edges), or touching one edge and narrower across it than ``CUT_SHARE``
+    of their other side. A whole die lying against the edge is read like any other.
+
+    >>> boxes = np.array([[0, 10, 12, 40], [0, 10, 28, 40], [50, 50, 60, 80], [80, 0, 100, 15], [90, 50, 120, 80]], np.float32)
+    >>> cut_by_edge(boxes, 100, 100).tolist()
+    [True, False, False, True, True]
+    """
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    m = EDGE_MARGIN
+    x0, y0, x1, y1 = boxes.T
+    w, h = x1 - x0, y1 - y0
+    past = (x0 < -m) | (y0 < -m) | (x1 > width + m) | (y1 > height + m)
+    left_right = (x0 <= m) | (x1 >= width - m)
+    top_bottom = (y0 <= m) | (y1 >= height - m)
+    return np.asarray(past | (left_right & top_bottom) | (left_right & (w < CUT_SHARE * h)) | (top_bottom & (h < CUT_SHARE * w)))
 
 
 def box_iou(a: NDArray[np.float32], b: NDArray[np.float32]) -> NDArray[np.float32]:
