@@ -16,7 +16,8 @@ import os
 import stat
 import tempfile
 from datetime import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
@@ -38,6 +39,31 @@ THUMBNAIL = (80, 200, 20)
 """Width of a roll's picture on the HTML (and PDF) sheet, pixels: at most the second number, less
 the third for each player (a running-total column each), at least the first, so an A4 page holds
 the line."""
+
+
+PICTURE_GAP = 4
+"""Pixels between two pictures side by side on a line of a turn's pictures."""
+NEW_PAGE = ' style="page-break-before: always"'
+"""What starts a part of the sheet on a new page when it is printed."""
+
+
+@dataclass(frozen=True)
+class PageBreaks:
+    """Where a printed sheet starts new pages, so that no turn and no closing section is cut in two,
+    and which turns print their pictures side by side (see :mod:`scorekeeper.ui.pdf_export`, which
+    plans them). The default breaks nowhere: the sheet as a browser shows it."""
+
+    turns: frozenset[int] = frozenset()
+    """The turns (by their place in the sheet's turns, from 0) that start a new page, the table's
+    heading row again above them (the first turn takes the "Turns" heading along)."""
+    statistics: bool = False
+    """Whether the statistics start a new page."""
+    rules: bool = False
+    """Whether the rules in force start a new page."""
+    pictures_across: Mapping[int, int] = field(default_factory=dict)
+    """How many pictures a line holds in a turn's Pictures cell, by the turn's place (1 where not
+    given): a turn whose pictures one below another would be taller than a page prints them smaller,
+    side by side."""
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -160,8 +186,11 @@ def thumbnail_width(players: int) -> int:
     return max(least, most - per_player * players)
 
 
-def _photo_cells(turn: SheetTurn, width: int) -> str:
-    """The pictures of a turn's rolls: thumbnails opening the picture, or what is wrong with it."""
+def _photo_cells(turn: SheetTurn, width: int, across: int = 1) -> str:
+    """The pictures of a turn's rolls, ``across`` to a line: thumbnails opening the picture, or what
+    is wrong with it."""
+    if across > 1:
+        width = (width - PICTURE_GAP * (across - 1)) // across
     shown = []
     for number, (roll, photo) in enumerate(zip(turn.rolls, turn.photos), start=1):
         if photo is None:
@@ -172,13 +201,14 @@ def _photo_cells(turn: SheetTurn, width: int) -> str:
             shown.append(f'<a href="{uri}"><img src="{uri}" width="{width}" alt="{title}" title="{title}"></a>')
         else:
             shown.append(f'<span class="missing">roll {number}: {html.escape(photo.note())}</span>')
-    return f"<td>{'<br>'.join(shown)}</td>"
+    lines = [" ".join(shown[start : start + across]) for start in range(0, len(shown), across)]
+    return f"<td>{'<br>'.join(lines)}</td>"
 
 
-def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
+def html_text(sheet: ScoreSheet, picture_width: int | None = None, pages: PageBreaks = PageBreaks()) -> str:
     """The sheet as an HTML page (also what the PDF prints): self-contained but for the rolls' pictures,
     which it shows from where the game keeps them, ``picture_width`` pixels wide (default: the
-    :func:`thumbnail_width` for the number of players)."""
+    :func:`thumbnail_width` for the number of players); printed, it starts new pages where ``pages`` says."""
     e = html.escape
     width = picture_width or thumbnail_width(len(sheet.players))
     result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
@@ -201,13 +231,14 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
     for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
         mark = " (winner)" if name in sheet.winners else ""
         parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
-    parts.append("</table><h2>Turns</h2>")
-    parts.append('<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"><thead><tr>')
+    parts.append(f"</table><h2{NEW_PAGE if 0 in pages.turns else ''}>Turns</h2>")
     columns = ("#", "Player", "Rolls", *(("Pictures",) if sheet.with_photos else ()), "Kept", "Outcome", "Points", "Penalty")
-    parts += [_cell(h, "th") for h in columns]
-    parts += [_cell(name, "th") for name in sheet.players]
-    parts.append("</tr></thead>")
-    for turn in sheet.turns:
+    heading = "<thead><tr>" + "".join(_cell(h, "th") for h in (*columns, *sheet.players)) + "</tr></thead>"
+    table = '<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"{}>'
+    parts.append(table.format("") + heading)
+    for place, turn in enumerate(sheet.turns):
+        if place in pages.turns and place > 0:
+            parts.append("</table>" + table.format(NEW_PAGE) + heading)
         kept = list(turn.kept) + list(turn.entries())
         outcome = f'<td class="wraps{" farkle" if turn.farkle else ""}">{e(turn.outcome)}</td>'
         parts.append(
@@ -215,7 +246,7 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
             + _cell(turn.number)
             + _cell(turn.player)
             + f"<td>{'<br>'.join(e(roll) for roll in turn.rolls)}</td>"
-            + (_photo_cells(turn, width) if sheet.with_photos else "")
+            + (_photo_cells(turn, width, pages.pictures_across.get(place, 1)) if sheet.with_photos else "")
             + f"<td>{'<br>'.join(e(keep) for keep in kept)}</td>"
             + outcome
             + _cell(f"{turn.points:,}", align="right")
@@ -223,13 +254,13 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
             + "".join(_cell(f"{total:,}", align="right") for total in turn.totals)
             + "</tr>"
         )
-    parts.append('</table><h2>Statistics</h2><table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts.append(f'</table><h2{NEW_PAGE if pages.statistics else ""}>Statistics</h2><table border="1" cellspacing="0" cellpadding="4"><tr>')
     parts += [_cell(h, "th") for h in STATS_HEADER]
     parts.append("</tr>")
     for row in sheet.statistics:
         parts.append("<tr>" + "".join(_cell(cell, align="right" if i else "") for i, cell in enumerate(row)) + "</tr>")
     parts.append(f"</table><p><small>{e(STATS_NOTE)}</small></p><p>{e(sheet.fairness)}</p>")
-    parts.append("<h2>Rules in force</h2><ul>")
+    parts.append(f"<h2{NEW_PAGE if pages.rules else ''}>Rules in force</h2><ul>")
     parts += [f"<li>{e(line)}</li>" for line in sheet.rules[1:]]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
