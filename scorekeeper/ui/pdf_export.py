@@ -229,7 +229,7 @@ class PrintedPages:
         for uri, image in self.images.items():
             document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(uri), image)
         document.documentLayout().setPaintDevice(self.writer)
-        document.setHtml(html_text(self.sheet, picture_width(len(self.sheet.players)), pages))
+        document.setHtml(html_text(self.sheet, picture_width(len(self.sheet.players)), pages, embed=False))
         frame = document.rootFrame().frameFormat()
         frame.setMargin(0)
         document.rootFrame().setFrameFormat(frame)
