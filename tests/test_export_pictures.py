@@ -119,7 +119,7 @@ def test_export_says_the_html_is_one_file_with_the_pictures_inside(played: Journ
     with pytest.raises(SystemExit):
         main(["export", "--help"])
     help_text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
-    assert "HTML: one self-contained HTML file with the rolls' pictures inside" in help_text
+    assert "HTML: one self-contained HTML file, the pictures inside" in help_text
 
 
 def test_the_pdf_prints_each_rolls_picture_beside_its_line(played: JournalPlay, tmp_path: Path) -> None:

@@ -34,9 +34,9 @@ from scorekeeper.stats import NOTE as STATS_NOTE
 FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
 SHEET_FILES = {
-    "csv": "a CSV table, one row per turn, each roll's picture named by its file",
-    "html": "one self-contained HTML file with the rolls' pictures inside",
-    "pdf": "a printable A4 PDF with the rolls' pictures inside",
+    "csv": "a CSV table, each roll's picture named by its file",
+    "html": "one self-contained HTML file, the pictures inside",
+    "pdf": "a printable A4 PDF, the pictures inside",
 }
 """What the file of each format holds, as the export dialog and the command line say it."""
 JPEG_START = b"\xff\xd8\xff"

@@ -444,8 +444,9 @@ class MainWindow(QMainWindow):
         if not self.controller.events:
             QMessageBox.information(self, "Export", "There is no game to export yet.")
             return
+        words = SHEET_FILES[kind]
         name, _ = QFileDialog.getSaveFileName(
-            self, f"Export the score sheet: {SHEET_FILES[kind]}", f"farkle-score-sheet.{kind}", f"{kind.upper()} (*.{kind})"
+            self, f"Export the score sheet: {words}", f"farkle-score-sheet.{kind}", f"{words[0].upper()}{words[1:]} (*.{kind})"
         )
         if name:
             self.export_sheet(Path(name), kind)
