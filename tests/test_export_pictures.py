@@ -3,7 +3,9 @@ file named in the CSV, left out on request, and a missing or damaged picture sai
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import io
 import re
 from pathlib import Path
@@ -68,19 +70,56 @@ def test_the_csv_names_each_rolls_picture_and_says_when_one_is_missing_or_damage
     assert header[len(TURN_COLUMNS)] == "pictures" and header[-2:] == ["total Ann", "total Bob"], "the totals stay the last columns"
 
 
-def test_the_html_shows_thumbnails_that_open_each_picture(played: JournalPlay, tmp_path: Path) -> None:
+EMBEDDED = re.compile(r'<img class="roll" tabindex="0" src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)" width="\d+"')
+
+
+def test_the_html_is_one_file_with_the_pictures_inside_that_outlives_the_game(played: JournalPlay, tmp_path: Path) -> None:
+    from scorekeeper.game.photos import delete_game
+
     assert played.game is not None
     journal = journal_of(played)
     export_html(played.game.events, tmp_path / "s.html", EXPORTED, journal=journal)
     page = (tmp_path / "s.html").read_text()
-    links = re.findall(r'<a href="([^"]+)"><img src="([^"]+)" width="\d+"', page)
-    expected = [photo_file(journal, name).resolve().as_uri() for name, _ in played.lines_naming]
-    assert [href for href, _ in links] == expected and [src for _, src in links] == expected
+    assert "file:" not in page and str(photos_folder(journal)) not in page
+    kept = [photo_file(journal, name).read_bytes() for name, _ in played.lines_naming]
+    assert [base64.b64decode(data) for data in EMBEDDED.findall(page)] == kept, "each roll's picture, as the game kept it"
     assert "<th>Pictures</th>" in page
-    for picture in photos_folder(journal).iterdir():
-        picture.unlink()
-    page = html_text(score_sheet(played.game.events, EXPORTED, journal))
-    assert "<img" not in page and page.count("picture missing") == 2
+    assert played.journal is not None
+    played.journal.close()
+    delete_game(journal)
+    assert not photos_folder(journal).exists() and not journal.exists()
+    page = (tmp_path / "s.html").read_text()
+    assert [hashlib.sha256(base64.b64decode(data)).hexdigest() for data in EMBEDDED.findall(page)] == [name for name, _ in played.lines_naming]
+    assert "picture missing" in html_text(score_sheet(played.game.events, EXPORTED, journal)), "a new export says the pictures are gone"
+
+
+def test_a_picture_that_is_no_jpeg_or_goes_missing_is_said_in_the_html(played: JournalPlay) -> None:
+    assert played.game is not None
+    journal = journal_of(played)
+    (first, _), (second, _) = played.lines_naming
+    sheet = score_sheet(played.game.events, EXPORTED, journal)
+    photo_file(journal, first).unlink()
+    page = html_text(sheet)
+    assert "<img" in page and "roll 1: picture missing" in page, "a picture gone between the check and the page is said missing"
+    play = JournalPlay(journal.parent / "other")
+    assert play.game is not None and play.journal is not None
+    name = write_photo(play.journal.path, b"these bytes hash to their name but are no JPEG")
+    play.game.act(DiceRolled(Dice.from_str("1 2 3 4 6 6"), "camera", name))
+    play.game.keep("1")
+    play.game.bank()
+    page = html_text(score_sheet(play.game.events, EXPORTED, play.journal.path))
+    assert "<img" not in page and "roll 1: picture damaged" in page
+
+
+def test_export_says_the_html_is_one_file_with_the_pictures_inside(played: JournalPlay, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(journal_of(played)), "-o", str(tmp_path / "s.html")]) == 0
+    said = capsys.readouterr().out
+    size = (tmp_path / "s.html").stat().st_size
+    assert "self-contained" in said and "pictures inside" in said and f"{round(size / 1000)} KB" in said, said
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split()).replace("- ", "-")
+    assert "HTML: one self-contained HTML file, the pictures inside" in help_text
 
 
 def test_the_pdf_prints_each_rolls_picture_beside_its_line(played: JournalPlay, tmp_path: Path) -> None:

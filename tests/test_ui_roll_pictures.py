@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DiceRolled, Game
@@ -93,4 +94,30 @@ def test_deleting_a_game_deletes_its_pictures_but_never_the_game_on_screen(qtbot
     assert window.controller.journal.path.exists() and "game on the table" in window.statusBar().currentMessage()
     assert window.delete_game(journal.path)
     assert not journal.path.exists() and not photos_folder(journal.path).exists()
+    window.close()
+
+
+def test_the_export_dialog_says_the_html_is_one_file_with_the_pictures_inside(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QFileDialog
+
+    table = ScriptedTable(320, 240)
+    window = window_on(qtbot, tmp_path, table)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    roll_taken(qtbot, window, table, [1, 5, 2, 3, 4, 6])
+    window.turn_panel.submit("1")
+    window.turn_panel.command("bank")
+    asked: list[str] = []
+
+    def save_as(parent: object, caption: str, name: str, filters: str) -> tuple[str, str]:
+        asked.extend((caption, filters))
+        return str(tmp_path / "sheet.html"), filters
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
+    window.choose_export("html")
+    assert "self-contained" in asked[0] and "pictures inside" in asked[0], asked
+    assert "self-contained" in asked[1] and asked[1].endswith("(*.html)"), "the file type the dialog shows says it too"
+    page = (tmp_path / "sheet.html").read_text()
+    assert page.count("data:image/jpeg;base64,") == 1 and "file:" not in page
+    said = window.statusBar().currentMessage()
+    assert "sheet.html" in said and "self-contained" in said and " KB" in said, said
     window.close()

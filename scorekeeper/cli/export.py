@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.export import FORMATS, ExportError, csv_text, html_text, load_events, score_sheet
-from scorekeeper.export.writers import check_sheet_target, write_sheet_file
+from scorekeeper.export.writers import SHEET_FILES, check_sheet_target, write_sheet_file, written_words
 from scorekeeper.game import Event
 
 INTERRUPTED = "interrupted (Ctrl+C); no score sheet written"
@@ -24,7 +24,9 @@ def add_parser(commands: Any) -> None:
         "export",
         help="write a game's score sheet as CSV, PDF or HTML",
         description="Write the score sheet of a saved game or a game journal (finished or not) "
-        "as CSV, a printable PDF or HTML, without opening the window.",
+        "as CSV, a printable PDF or HTML, without opening the window. "
+        + " ".join(f"{kind.upper()}: {words}." for kind, words in SHEET_FILES.items())
+        + " The HTML can be sent, opened on a phone, or kept after the game is deleted.",
     )
     parser.add_argument("saved_game", metavar="SAVED_GAME", type=Path, help="a saved game or a journal (.jsonl)")
     parser.add_argument("--format", choices=FORMATS, help="the sheet's format (default: from the -o file's ending)")
@@ -95,5 +97,5 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"scorekeeper export: {INTERRUPTED}", file=sys.stderr)
         return 130
-    print(f"Score sheet written to {args.output} ({kind}).")
+    print(written_words(args.output, kind))
     return 0

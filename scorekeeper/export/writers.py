@@ -1,4 +1,5 @@
-"""The score sheet as CSV and as HTML (the PDF prints this HTML with Qt's own PDF writer).
+"""The score sheet as CSV and as HTML (the PDF prints this HTML with Qt's own PDF writer); the HTML
+is one self-contained file, the rolls' pictures inside it.
 
 Files are written whole or not at all (a temporary file renamed into place), only where a sheet may
 go: a regular file (new, or an old sheet, whose mode it keeps), never a game, a device, a pipe or a
@@ -7,21 +8,24 @@ socket, nor anything in a game's own folder of pictures.
 
 from __future__ import annotations
 
+import base64
 import csv
 import errno
 import glob
+import hashlib
 import html
 import io
 import os
 import stat
 import tempfile
 from datetime import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
-from scorekeeper.game.photos import FOLDER_SUFFIX, RollPhoto
+from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
 from scorekeeper.game.save import game_file_kind, new_file_mode
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats import HEADER as STATS_HEADER
@@ -29,6 +33,14 @@ from scorekeeper.stats import NOTE as STATS_NOTE
 
 FORMATS = ("csv", "html", "pdf")
 """The formats a score sheet exports to."""
+SHEET_FILES = {
+    "csv": "a CSV table, each roll's picture named by its file",
+    "html": "one self-contained HTML file, the pictures inside",
+    "pdf": "a printable A4 PDF, the pictures inside",
+}
+"""What the file of each format holds, as the export dialog and the command line say it."""
+JPEG_START = b"\xff\xd8\xff"
+"""How a JPEG file begins."""
 
 TURN_COLUMNS = ("turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points", "penalty")
 """The CSV columns of each turn, followed (where the sheet shows the rolls' pictures) by a
@@ -38,6 +50,31 @@ THUMBNAIL = (80, 200, 20)
 """Width of a roll's picture on the HTML (and PDF) sheet, pixels: at most the second number, less
 the third for each player (a running-total column each), at least the first, so an A4 page holds
 the line."""
+
+
+PICTURE_GAP = 4
+"""Pixels between two pictures side by side on a line of a turn's pictures."""
+NEW_PAGE = ' style="page-break-before: always"'
+"""What starts a part of the sheet on a new page when it is printed."""
+
+
+@dataclass(frozen=True)
+class PageBreaks:
+    """Where a printed sheet starts new pages, so that no turn and no closing section is cut in two,
+    and which turns print their pictures side by side (see :mod:`scorekeeper.ui.pdf_export`, which
+    plans them). The default breaks nowhere: the sheet as a browser shows it."""
+
+    turns: frozenset[int] = frozenset()
+    """The turns (by their place in the sheet's turns, from 0) that start a new page, the table's
+    heading row again above them (the first turn takes the "Turns" heading along)."""
+    statistics: bool = False
+    """Whether the statistics start a new page."""
+    rules: bool = False
+    """Whether the rules in force start a new page."""
+    pictures_across: Mapping[int, int] = field(default_factory=dict)
+    """How many pictures a line holds in a turn's Pictures cell, by the turn's place (1 where not
+    given): a turn whose pictures one below another would be taller than a page prints them smaller,
+    side by side."""
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -160,25 +197,51 @@ def thumbnail_width(players: int) -> int:
     return max(least, most - per_player * players)
 
 
-def _photo_cells(turn: SheetTurn, width: int) -> str:
-    """The pictures of a turn's rolls: thumbnails opening the picture, or what is wrong with it."""
+def embedded(photo: RollPhoto) -> tuple[RollPhoto, str | None]:
+    """The picture as a ``data:`` address holding its bytes as the game kept them, read now; or,
+    where it is gone since it was checked, is no longer what its name says or is no JPEG, the
+    picture marked missing or damaged and no address."""
+    try:
+        data = photo.path.read_bytes()
+    except FileNotFoundError:
+        return replace(photo, status=PhotoStatus.MISSING), None
+    except OSError:
+        return replace(photo, status=PhotoStatus.DAMAGED), None
+    if hashlib.sha256(data).hexdigest() != photo.name or not data.startswith(JPEG_START):
+        return replace(photo, status=PhotoStatus.DAMAGED), None
+    return photo, "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
+
+
+def _photo_cells(turn: SheetTurn, width: int, across: int = 1, embed: bool = True) -> str:
+    """The pictures of a turn's rolls, ``across`` to a line, or what is wrong with one: held in the
+    page (``embed``: a click on one shows it larger), or linked where the game keeps them."""
+    if across > 1:
+        width = (width - PICTURE_GAP * (across - 1)) // across
     shown = []
     for number, (roll, photo) in enumerate(zip(turn.rolls, turn.photos), start=1):
         if photo is None:
             continue
-        if photo.shown:
+        source = None
+        if photo.shown and embed:
+            photo, source = embedded(photo)
+        title = html.escape(f"turn {turn.number}, roll {number}: {roll}")
+        if source is not None:
+            shown.append(f'<img class="roll" tabindex="0" src="{html.escape(source)}" width="{width}" alt="{title}" title="{title} (click to enlarge)">')
+        elif photo.shown:
             uri = html.escape(photo.path.resolve().as_uri())
-            title = html.escape(f"turn {turn.number}, roll {number}: {roll}")
             shown.append(f'<a href="{uri}"><img src="{uri}" width="{width}" alt="{title}" title="{title}"></a>')
         else:
             shown.append(f'<span class="missing">roll {number}: {html.escape(photo.note())}</span>')
-    return f"<td>{'<br>'.join(shown)}</td>"
+    lines = [" ".join(shown[start : start + across]) for start in range(0, len(shown), across)]
+    return f"<td>{'<br>'.join(lines)}</td>"
 
 
-def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
-    """The sheet as an HTML page (also what the PDF prints): self-contained but for the rolls' pictures,
-    which it shows from where the game keeps them, ``picture_width`` pixels wide (default: the
-    :func:`thumbnail_width` for the number of players)."""
+def html_text(sheet: ScoreSheet, picture_width: int | None = None, pages: PageBreaks = PageBreaks(), embed: bool = True) -> str:
+    """The sheet as an HTML page (also what the PDF prints), the rolls' pictures ``picture_width``
+    pixels wide (default: the :func:`thumbnail_width` for the number of players): a self-contained
+    file holding each picture as the game kept it (``embed``), which can be sent, opened on a phone
+    or kept after the game is deleted; else linking each where the game keeps it (for the PDF,
+    which hands Qt the pictures by those addresses). Printed, it starts new pages where ``pages`` says."""
     e = html.escape
     width = picture_width or thumbnail_width(len(sheet.players))
     result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
@@ -186,7 +249,8 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
         "<!DOCTYPE html>",
         '<html><head><meta charset="utf-8"><title>Farkle score sheet</title>',
         "<style>body{font-family:sans-serif} table{border-collapse:collapse} "
-        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .turns th, .turns td{white-space:nowrap} .turns td.wraps{white-space:normal} .farkle{color:#b00} .missing{color:#b00;font-size:small}</style>",
+        "td,th{border:1px solid #888;padding:3px 6px} th{background:#eee} .turns th, .turns td{white-space:nowrap} .turns td.wraps{white-space:normal} .farkle{color:#b00} .missing{color:#b00;font-size:small} "
+        ".roll{cursor:zoom-in} .roll:focus{width:auto;max-width:90vw;cursor:zoom-out}</style>",
         "</head><body>",
         "<h1>Farkle score sheet</h1>",
         f"<p>Started {e(readable_time(sheet.started_at))}; exported {e(readable_time(sheet.exported_at))}.<br>",
@@ -201,13 +265,16 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
     for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
         mark = " (winner)" if name in sheet.winners else ""
         parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
-    parts.append("</table><h2>Turns</h2>")
-    parts.append('<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"><thead><tr>')
+    parts.append(f"</table><h2{NEW_PAGE if 0 in pages.turns else ''}>Turns</h2>")
+    if embed and any(photo is not None and photo.shown for turn in sheet.turns for photo in turn.photos):
+        parts.append("<p><small>Click a roll's picture to see it larger, anywhere else to make it small again.</small></p>")
     columns = ("#", "Player", "Rolls", *(("Pictures",) if sheet.with_photos else ()), "Kept", "Outcome", "Points", "Penalty")
-    parts += [_cell(h, "th") for h in columns]
-    parts += [_cell(name, "th") for name in sheet.players]
-    parts.append("</tr></thead>")
-    for turn in sheet.turns:
+    heading = "<thead><tr>" + "".join(_cell(h, "th") for h in (*columns, *sheet.players)) + "</tr></thead>"
+    table = '<table class="turns" border="1" cellspacing="0" cellpadding="4" width="100%"{}>'
+    parts.append(table.format("") + heading)
+    for place, turn in enumerate(sheet.turns):
+        if place in pages.turns and place > 0:
+            parts.append("</table>" + table.format(NEW_PAGE) + heading)
         kept = list(turn.kept) + list(turn.entries())
         outcome = f'<td class="wraps{" farkle" if turn.farkle else ""}">{e(turn.outcome)}</td>'
         parts.append(
@@ -215,7 +282,7 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
             + _cell(turn.number)
             + _cell(turn.player)
             + f"<td>{'<br>'.join(e(roll) for roll in turn.rolls)}</td>"
-            + (_photo_cells(turn, width) if sheet.with_photos else "")
+            + (_photo_cells(turn, width, pages.pictures_across.get(place, 1), embed) if sheet.with_photos else "")
             + f"<td>{'<br>'.join(e(keep) for keep in kept)}</td>"
             + outcome
             + _cell(f"{turn.points:,}", align="right")
@@ -223,13 +290,13 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None) -> str:
             + "".join(_cell(f"{total:,}", align="right") for total in turn.totals)
             + "</tr>"
         )
-    parts.append('</table><h2>Statistics</h2><table border="1" cellspacing="0" cellpadding="4"><tr>')
+    parts.append(f'</table><h2{NEW_PAGE if pages.statistics else ""}>Statistics</h2><table border="1" cellspacing="0" cellpadding="4"><tr>')
     parts += [_cell(h, "th") for h in STATS_HEADER]
     parts.append("</tr>")
     for row in sheet.statistics:
         parts.append("<tr>" + "".join(_cell(cell, align="right" if i else "") for i, cell in enumerate(row)) + "</tr>")
     parts.append(f"</table><p><small>{e(STATS_NOTE)}</small></p><p>{e(sheet.fairness)}</p>")
-    parts.append("<h2>Rules in force</h2><ul>")
+    parts.append(f"<h2{NEW_PAGE if pages.rules else ''}>Rules in force</h2><ul>")
     parts += [f"<li>{e(line)}</li>" for line in sheet.rules[1:]]
     parts.append("</ul></body></html>")
     return "\n".join(parts) + "\n"
@@ -318,6 +385,21 @@ def write_sheet_file(path: Path, data: bytes) -> None:
         Path(temporary).unlink(missing_ok=True)
 
 
+def size_in_words(size: int) -> str:
+    """A file's size in bytes as people say it.
+
+    >>> size_in_words(800), size_in_words(61_400), size_in_words(2_345_678)
+    ('1 KB', '61 KB', '2.3 MB')
+    """
+    return f"{size / 1e6:.1f} MB" if size >= 1_000_000 else f"{max(1, round(size / 1000))} KB"
+
+
+def written_words(path: Path, kind: str) -> str:
+    """What a user is told once a sheet of format ``kind`` is written to ``path``: where, what the
+    file holds, and its size."""
+    return f"Score sheet written to {path}: {SHEET_FILES[kind]} ({size_in_words(path.stat().st_size)})."
+
+
 def _write(path: str | Path, text: str) -> None:
     write_sheet_file(Path(path), text.encode("utf-8"))
 
@@ -328,6 +410,6 @@ def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | Non
 
 
 def export_html(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
-    """Write the game's score sheet as an HTML page; with each roll's picture kept beside ``journal``,
-    if given, as a thumbnail that opens it."""
+    """Write the game's score sheet as one self-contained HTML page; with each roll's picture kept
+    beside ``journal``, if given, inside it (a click on one shows it larger)."""
     _write(path, html_text(score_sheet(events, exported_at, journal)))

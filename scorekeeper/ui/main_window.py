@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.export import FORMATS, export_csv, export_html
+from scorekeeper.export.writers import SHEET_FILES, written_words
 from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
@@ -443,7 +444,10 @@ class MainWindow(QMainWindow):
         if not self.controller.events:
             QMessageBox.information(self, "Export", "There is no game to export yet.")
             return
-        name, _ = QFileDialog.getSaveFileName(self, "Export the score sheet", f"farkle-score-sheet.{kind}", f"{kind.upper()} (*.{kind})")
+        words = SHEET_FILES[kind]
+        name, _ = QFileDialog.getSaveFileName(
+            self, f"Export the score sheet: {words}", f"farkle-score-sheet.{kind}", f"{words[0].upper()}{words[1:]} (*.{kind})"
+        )
         if name:
             self.export_sheet(Path(name), kind)
 
@@ -456,7 +460,7 @@ class MainWindow(QMainWindow):
         except (FarkleError, OSError) as exc:
             QMessageBox.warning(self, "Export failed", str(exc))
             return False
-        self.statusBar().showMessage(f"Score sheet written to {path}.", 8000)
+        self.statusBar().showMessage(written_words(path, kind), 8000)
         return True
 
     def share_with_phones(self) -> PhoneDialog | None:
