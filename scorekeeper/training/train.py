@@ -49,10 +49,7 @@ class TrainConfig:
     photo_repeat: int = 6
     """How many times each real photo is cut into crops (with fresh jitter each time)."""
     finder_steps: int = 35000
-    """Finder optimiser steps. 25,000 where 15,000 had been: the finder found every byler test die
-    and miscounted 111 dice where it had 146 in 400 rendered scenes, for 9 more minutes of training;
-    35,000: it miscounted 80 dice in those scenes, and found 1.7 points more dice in 1,000 mixed ones,
-    for about 10 more minutes."""
+    """Finder optimiser steps."""
     finder_batch: int = 16
     """Finder crops per step."""
     finder_crop: int = 160
@@ -61,51 +58,17 @@ class TrainConfig:
     """Share of finder crops taken from real photos (when any are given)."""
     photo_zoom: tuple[float, float] = (0.5, 3.0)
     """Each real photo's finder crop is zoomed by a factor drawn log-uniformly in this range, and
-    each photo is mined once more resized by such a factor. The byler photos hold dice of 30-50 px
-    only; learned at that one size, the finder pulled every real die's box towards it: on the byler
-    test photos resized x2 (dice of 60-100 px, in the range a webcam sees) it found 53% of the dice,
-    boxes 0.71 of their size, and at x0.5 47% (``benchmarks/photo_sizes.py``). Zoomed x0.5-x2 it
-    found 92% and 96%, but boxed the x2 dice at 0.86 of their size; x3 covers the 150 px dice a
-    640x480 webcam close to the table sees."""
+    each photo is mined once more resized by such a factor, so the finder learns real dice at the
+    sizes a webcam sees (x3 covers the 150 px dice of a 640x480 webcam close to the table)."""
     reader_steps: int = 44000
-    """Pip-reader optimiser steps. 44,000 where 32,000 had been: with 40% of each batch from the
-    real photos, the rendered crops get as many steps as at 25% of 32,000; bfloat16 pays for it.
-    Not fewer: 24,000 made the whole training 79.7 min on a 2-core CPU without AMX (116 with 44,000)
-    but read 2 byler test dice wrong where 44,000 read 1 (value accuracy 99.43%, roll exact 96.08%:
-    under the 99.5 and 97 the reader must reach), and 28 of 36 samples exactly where it read 30.
-    Nor a first layer of 16 channels (the rest as wide) with 34,000 steps: its step took 89 ms where
-    this one takes 107.5 there (likely as oneDNN works in blocks of 16 channels) and the whole
-    training 84.0 min, but it read two byler test 3s as 2 (unsure; 99.43%, 96.08% again) and 27 of 36
-    samples exactly."""
+    """Pip-reader optimiser steps."""
     reader_batch: int = 128
-    """Crops per pip-reader step. Not 96 with 44,000 steps and a first layer of 16 channels: on a
-    2-core CPU without AMX a step took 64 ms and the whole training 79.7 min, and it read the byler
-    test dice as well (one wrong, 99.72%, roll exact 98.04%), but marked 11 of the 351 unsure
-    (3.13%, over the 3% allowed; ``unsure_below`` stayed 0.85 on the rendered rolls) and read 27 of
-    36 samples exactly where this one reads 30."""
+    """Crops per pip-reader step."""
     reader_width: int = 24
-    """Channels of the pip reader's first layer (the others are 2, 4 and 6 times it). 24 where 16
-    had been: at 16 the reader gave under 0.9 to 26 of the 1,443 byler training dice it had been
-    taught (1.8%; 3.99% of the test dice), and its loss stayed near 0.2 where its label smoothing's
-    floor is 0.12: too small to fit the dice it was shown. At 24: 11 training dice under 0.9 (0.76%),
-    one byler test die read wrong where there were two, most rendered sets read as well or better, and
-    about 1.7 ms more a 640x480 frame (each die is read in four quarter turns). Nor 16 in the first
-    layer alone (the later ones as wide), both networks trained in channels-last memory order: with
-    the same steps and batch, on a 2-core CPU without AMX, a pip-reader step took 78 ms where this
-    one takes 107.5 and the whole training 87.4 min where it takes 116, and most rendered condition
-    sets read as well or better, but it read 3 byler test dice wrong (99.15%, roll exact 94.12%:
-    under the targets) and 27 of 36 samples exactly where this one reads 30."""
+    """Channels of the pip reader's first layer (the others are 2, 4 and 6 times it)."""
     reader_photo_share: float = 0.4
     """Share of each pip-reader batch cut afresh from the real photos' dice (turned, resized; see
-    ``fresh_photo_crops``), on top of the crops cut once before training. 0.4 where 0.25 had been:
-    at 0.25 the reader still gave under 0.9 to the right value of 67 byler training dice it had
-    been taught, most of them smoky or see-through. Not 0.5 with the 16-channel first layer and the
-    channels-last training of ``reader_width``: the whole training took 83.6 min on a 2-core CPU
-    without AMX, but on the byler test it read 2 dice wrong and found one too many (value accuracy
-    99.43%, roll exact 94.12%), and it read 28 of 36 samples exactly. Behind the committed finder
-    instead, its pip reader read the byler test as well as this one (one die wrong, 1.71% unsure) but
-    still 28 samples exactly: the extra die came from the channels-last finder, which both such
-    trainings made the same bit for bit."""
+    ``fresh_photo_crops``), on top of the crops cut once before training."""
     squash: float = 1.33
     """Half the finder's windows and pip-reader crops are squashed in one direction by up to this
     factor (log-uniformly, either way): photos stretched to a square by their export, as dice3's and
@@ -115,9 +78,8 @@ class TrainConfig:
     work shares them, 1: torch's threads wait on each other for every operation."""
     bfloat16: bool = True
     """Run the networks' forward passes in bfloat16 where the CPU computes it natively (AVX512-BF16
-    or AMX; fp32 elsewhere, said in the log). On 2 cores a pip-reader step's forward and backward
-    passes take 34 ms where fp32 takes 55, a finder step's 23 where they take 31. Weights, losses
-    and the exported ONNX files stay fp32 (the pip reader's is then quantized to int8: ``quantize``)."""
+    or AMX; fp32 elsewhere, said in the log). Weights, losses and the exported ONNX files stay fp32
+    (the pip reader's is then quantized to int8: ``quantize``)."""
     workers: int = 2
     """Rendering processes (the training scenes, then the scenes the trained finder is mined on)."""
     device: str = "cpu"
@@ -139,9 +101,7 @@ class TrainConfig:
     unsure_below: float = 0.85
     """Written to the manifest: dice read with less confidence are reported unsure. The lowest line
     at which 99.9% of sure dice are right on rendered rolls kept apart for the choice
-    (``benchmarks/unsure_threshold.py``, 1,600 scenes). It follows the pip reader: 0.85 for the
-    24-channel one (99.91% at 0.85, 99.88% at 0.8); the 16-channel ones had 0.85 without
-    ``photo_zoom`` and 0.9 with it, chosen on 400 scenes."""
+    (``benchmarks/unsure_threshold.py``)."""
 
 
 def quick(config: TrainConfig) -> TrainConfig:

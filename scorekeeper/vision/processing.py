@@ -46,8 +46,7 @@ DOUBTED = 0.7
 """The pip reader's "not a die" probability below which a sure find stays a die."""
 WEAK_FIND = 0.2
 """Finder peaks from this high up to its threshold are weak finds: read too, but kept only where
-the pip reader is sure of them (``dice_kept``). A black die with dim pips on a dark table peaked
-at 0.26 in a sample scene, and the pip reader read it 1 at 0.98."""
+the pip reader is sure of them (``dice_kept``), as a black die with dim pips on a dark table is."""
 WEAK_NOT_A_DIE = 0.1
 """The pip reader's "not a die" probability below which a weak find can be a die."""
 REPEAT_MARGIN = 0.1
@@ -56,12 +55,10 @@ is that die found again (``found_again``)."""
 ONE_SIZE = (0.7, 1.4)
 """Dice on one table are one size: an unsure find whose side is under the first or over the second
 share of the sure dice's median side in the same frame is a speck, a knot or a pip, not a die
-(``off_size``). On the dice3 test photos this took the rolls read right with nothing asked from
-11% to 26%, with the byler test photos read as before; 0.8-1.25 lost a byler die."""
+(``off_size``)."""
 VIEWS = 4
-"""Each crop is read in its four quarter turns and the readings averaged. On the byler test photos
-that takes the sure dice from 98.5% to 99.7% right (the averaged confidence knows its doubts
-better); all eight turns and mirror images do no better at twice the cost."""
+"""Each crop is read in its four quarter turns and the readings averaged (the averaged confidence
+knows its doubts better)."""
 
 EDGE_MARGIN = 2.0
 """A box within this many pixels of the frame edge touches it."""
