@@ -223,8 +223,10 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     assert "5 [3 dice not read]" in out
     for wrong in ("None", "1 dice", "[1, 1", "keep ''"):
         assert wrong not in out
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nq\nq\n")
-    assert "roll 1 die and type it" in out and "5 [1 die not read]" in out
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nc - 6\nk 5\nq\nq\n")
+    assert "roll 1 die and type it" in out
+    assert "5 [1 die not read]: not scored until it is added: 'c - FACE' adds a missed die, 'u' takes the roll back" in out
+    assert "Not allowed: keep 5: only 1 of the 2 dice thrown were read" in out, "a roll with a die missing is not kept from"
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 500\nb\nq\nq\n")
     assert "500 more; draw again" in out
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")

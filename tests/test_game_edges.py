@@ -126,8 +126,25 @@ def test_missing_dice_count_only_while_a_roll_is_on_the_table() -> None:
     assert game.state.missing_dice() == 2
     game.correct(None, 4)
     assert game.state.missing_dice() == 1
+    game.correct(None, 6)
     game.keep("1 5")
     assert game.state.missing_dice() == 0  # the roll is taken: nothing is missing from a roll that is gone
+
+
+def test_a_roll_with_dice_missing_is_not_scored_until_they_are_added() -> None:
+    game = new_game("retail")
+    game.roll("3")  # a late die, taken as Ann's roll: 1 of her 6 dice
+    assert game.state.roll_score() is None and game.state.phase is Phase.TO_KEEP
+    waiting = "only 1 of the 6 dice thrown were read, and a roll is scored only whole; add the missing dice first"
+    assert refused(game.farkle, IllegalAction).startswith(f"Farkle: {waiting}")
+    game.correct(None, 1)
+    assert refused(lambda: game.keep("1"), IllegalAction).startswith("keep 1: only 2 of the 6 dice thrown were read")
+    for face in (2, 4, 6, 6):
+        game.correct(None, face)
+    scored = game.state.roll_score()
+    assert scored is not None and not scored.farkle and scored.best is not None and str(scored.best.keep) == "1"
+    game.keep("1")
+    assert (game.state.turn.total, game.state.turn.dice_left) == (100, 5)
 
 
 # --------------------------------------------------------------------------- corrections

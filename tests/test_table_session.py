@@ -107,6 +107,23 @@ def test_a_tap_on_the_roll_taken_corrects_it_and_a_missed_die_is_added(tmp_path:
     assert table.game.state.turn.roll == Dice.from_str("2 4 5") and taken.values == [2, 4, 5]
 
 
+def test_a_roll_with_dice_missing_is_drawn_unscored_and_a_new_throw_is_told_it_waits(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("1 5 3"))  # 3 of the 6 dice read
+    taken = table.session.taken
+    assert taken is not None and table.game.state.turn.roll == Dice.from_str("1 3 5")
+    assert table.game.state.roll_score() is None
+    assert table.session.drawing().scoring.tolist() == [False] * 3, "a roll with dice missing is not scored"
+    table.settle(dice("1 5 3 2 2 6"))
+    assert table.session.prompt == (
+        "The roll on the table waits for 3 dice not read: tap each in where it lies, or undo the roll with Z and throw again."
+    )
+    for x, face in ((150, 2), (190, 2), (230, 6)):
+        table.session.add_missed(taken, x, 65, face)
+    assert table.game.state.turn.roll == Dice.from_str("1 2 2 3 5 6")
+    assert table.session.drawing().scoring.tolist() == [True, True, False, False, False, False], "the 1 and the 5"
+
+
 def test_too_many_dice_are_asked_about_until_the_table_or_the_game_moves_on(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.step(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
@@ -176,12 +193,13 @@ def test_a_roll_the_game_moves_on_from_is_confirmed_and_an_undone_one_is_not(tmp
     taken = table.session.taken
     assert taken is not None and confirmed == []
     table.session.correct(taken, taken.values.index(3), None)
+    table.session.add_missed(taken, 300, 65, 3)  # the die the camera missed: the roll is whole again
     table.session.correct(taken, taken.values.index(4), 5)
     assert confirmed == [], "taps alone confirm nothing: the game has not moved on"
     table.step(Kept(Dice.from_str("1 5")))
     assert len(confirmed) == 1
     values, away = confirmed[0]
-    assert sorted(values) == [1, 2, 5, 6, 6], "the dice as the taps left them"
+    assert sorted(values) == [1, 2, 3, 5, 6, 6], "the dice as the taps left them"
     assert away == [(60.0, 50.0, 90.0, 80.0)], "the 3 tapped away is taught as no die"
 
     # the next roll taken, then undone: it taught nothing

@@ -359,6 +359,7 @@ def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot:
     table.roll([2, 3, 4])
     qtbot.waitUntil(lambda: controller.state.turn.roll == Dice.from_str("2 3 4"), timeout=20000)
     assert window.turn_panel.missing.isVisible()
+    assert not window.turn_panel.farkle.isVisible(), "3 of the 6 dice read: no Farkle, the roll waits for the rest"
     view = window.camera.view
     boxes = window.camera.taken.boxes
     empty = next(

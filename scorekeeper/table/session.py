@@ -48,9 +48,10 @@ TAP_TO_CONFIRM = "Tap each flagged die (?) to confirm or correct it; the roll is
 
 
 def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which dice of a roll are part of its best keep (drawn in the scoring colour)."""
+    """Which dice of a roll are part of its best keep (drawn in the scoring colour); none of a roll
+    with fewer dice than are in play, which is not scored (:meth:`GameState.roll_score`)."""
     mask = np.zeros(len(values), bool)
-    if state is None or not len(values):
+    if state is None or state.turn is None or not len(values) or len(values) < state.turn.dice_left:
         return mask
     try:
         best = score_roll(state.rules, Dice(int(v) for v in values)).best
@@ -321,7 +322,13 @@ class TableSession:
         if state is None or state.rules.kind is not GameKind.DICE or state.over or state.turn is None:
             return
         if state.phase is not Phase.TO_ROLL or not state.can_roll():
-            if state.phase is Phase.TO_KEEP:
+            if state.phase is Phase.TO_KEEP and state.roll_score() is None:
+                missing = state.missing_dice()
+                self.ask(
+                    f"The roll on the table waits for {missing} {'die' if missing == 1 else 'dice'} not read: "
+                    "tap each in where it lies, or undo the roll with Z and throw again."
+                )
+            elif state.phase is Phase.TO_KEEP:
                 self.ask("A roll is on the table: keep dice from it first (or undo it with Z).")
             return
         count, left = len(event.dice), state.turn.dice_left
