@@ -132,7 +132,7 @@ def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     status, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
     assert status == 0
     assert "Ann banks 12,000: now 12,000." in out
-    assert "FARKLE! Bob loses the turn" in out
+    assert "FARKLE! Bob's turn ends" in out
     assert "Game over: Ann wins!" in out
     game = load_game(saved)
     assert game.state.winners == (0,)
@@ -241,7 +241,7 @@ def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Hot dice! All six scored: Ann rolls all six again (turn 3,000)." in out
     farkles = "2 2 3 3 4 6\nf\n" * 6
     _, out, _ = run_cli(capsys, "play", "--rules", "retail+three-farkle-penalty", "--players", "Ann,Bob", stdin=farkles)
-    assert "FARKLE! Ann loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing" in out
+    assert "FARKLE! Ann's turn ends with no points scored this turn; 3 Farkles in a row, but with no points the 1,000 penalty takes nothing" in out
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="f\nf\nf\nf\ns\nq\nq\n")
     assert "2 Farkle cards" in out and "in a row" not in out
 

@@ -433,7 +433,7 @@ def test_each_way_a_turn_ends_is_told_in_words() -> None:
     assert said(game) == "Ann banks 150: now 150."  # R: 100 + 50
     game.roll("2 2 3 3 4 6")
     game.farkle()
-    assert said(game) == "FARKLE! Bob loses the turn: 0."
+    assert said(game) == "FARKLE! Bob's turn ends with no points scored this turn; Bob's score stays 0."
     stuck = new_game(stuck_rules())
     use_all_dice_below_the_entry(stuck)
     stuck.bank()
@@ -455,12 +455,38 @@ def test_the_farkle_penalty_in_words_paid_or_taking_nothing() -> None:
         game.farkle()  # Bob, Ann, Bob, Ann, Bob
         if turn == 4:
             assert said(game) == (
-                "FARKLE! Bob loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing, "
-                "and the count starts again: 0."
+                "FARKLE! Bob's turn ends with no points scored this turn; 3 Farkles in a row, but with no points the "
+                "1,000 penalty takes nothing, and the count starts again: Bob's score stays 0."
             )
+    game.roll("1 2 2 3 4 6")
+    game.keep("1")
+    game.roll("2 2 3 3 4")
+    game.farkle()  # Ann's third in a row, with 100 this turn
+    assert said(game) == (
+        "FARKLE! Ann's turn ends and the 100 points of this turn are lost; the 1,000 penalty for 3 Farkles in a row "
+        "takes Ann's score to 50."
+    )
+
+
+def test_a_farkle_says_the_points_of_the_turn_are_lost_not_the_score() -> None:
+    # the line "FARKLE! Ann loses the turn: 1,100." read as a loss of 1,100 points
+    game = new_game("retail")
+    game.roll("1 1 1 5 5 2")
+    game.keep("1 1 1 5 5")  # R: three 1s 1,000 + 50 + 50
+    game.roll("2")
+    game.farkle()
     game.roll("2 2 3 3 4 6")
-    game.farkle()  # Ann's third in a row
-    assert said(game) == "FARKLE! Ann loses the turn and pays the 1,000 penalty: 50."
+    game.farkle()  # Bob
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()  # Ann: 1,000
+    game.roll("2 2 3 3 4 6")
+    game.farkle()  # Bob
+    game.roll("5 5 5 1 2 3")
+    game.keep("5 5 5 1")  # R: three 5s 500 + 100 = 600
+    game.roll("2 3")
+    game.farkle()
+    assert said(game) == "FARKLE! Ann's turn ends and the 600 points of this turn are lost; Ann's score stays 1,000."
 
 
 def test_farkle_cards_banked_are_told_with_the_turn() -> None:

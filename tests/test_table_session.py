@@ -96,6 +96,23 @@ def test_an_unsure_die_waits_for_a_tap_and_the_tap_goes_into_the_game_with_its_p
     assert sorted(table.session.taken.values) == [2, 4, 5]
 
 
+def test_each_tap_says_what_it_did(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4 6", [0.2, 0.2, 0.95, 0.2]))
+    pending = table.session.pending
+    assert pending is not None
+    table.session.correct(pending, 1, 5)
+    assert table.session.prompt == "The 3 is a 5. 2 flagged dice (?) left to tap; the roll is taken then."
+    table.session.correct(pending, 0, 2)
+    assert table.session.prompt == "The 2 stays a 2, as read. 1 flagged die (?) left to tap; the roll is taken then."
+    table.session.correct(pending, 3, None)
+    assert table.game.state.turn.roll == Dice.from_str("2 4 5") and table.session.prompt == ""
+    taken = table.session.taken
+    assert taken is not None
+    table.session.correct(taken, taken.values.index(4), 4)
+    assert table.session.prompt == "The 4 stays a 4, as read: nothing changed."
+
+
 def test_a_tap_on_the_roll_taken_corrects_it_and_a_missed_die_is_added(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.settle(dice("2 3 4"))

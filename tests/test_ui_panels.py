@@ -178,6 +178,24 @@ def test_a_roll_with_dice_missing_waits_for_them_unscored(qtbot: QtBot, controll
     assert not panel.missing.isVisible() and panel.keep_buttons and not panel.farkle.isVisible()
 
 
+def test_keeps_undo_and_redo_are_confirmed_under_the_turn(qtbot: QtBot, controller: GameController) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    panel.show()
+    shown: list[str] = []
+    panel.said.connect(shown.append)
+    type_line(qtbot, panel, "115234")
+    assert panel.message.text() == "Ann rolls 1 1 2 3 4 5."
+    button = next(b for b in panel.keep_buttons if b.property("keep") == "1 1 5")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert panel.message.text() == "Ann keeps 1 1 5 for 250: 250 this turn, 3 dice to roll."
+    qtbot.mouseClick(panel.undo_button, Qt.MouseButton.LeftButton)
+    assert panel.message.text() == "Undone: Ann's keep of 1 1 5 for 250. Now Ann's roll 1 1 2 3 4 5 is on the table, 0 this turn."
+    qtbot.keyClick(panel.entry, Qt.Key.Key_Y)
+    assert panel.message.text() == "Redone: Ann's keep of 1 1 5 for 250. Now Ann's turn: 250 this turn, 3 dice to roll."
+    assert shown[-1] == panel.message.text(), "table mode shows the same line"
+
+
 def test_the_scoreboard_shows_each_player(qtbot: QtBot, controller: GameController) -> None:
     model = ScoreboardModel(controller)
     game = game_of(controller)

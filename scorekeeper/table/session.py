@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
+from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
@@ -439,11 +440,12 @@ class TableSession:
                 dice.corrections.append((was, face, box, self.pictures.keep(dice.frame, box, was, face)))
             dice.unsure[index] = False
         elif face == was:
+            self.ask(f"The {was} stays a {was}, as read: nothing changed.")
             return
         elif not self._tap(dice, box, was, face):
             return
         dice.set_die(box, face)
-        self._after_tap(dice)
+        self._after_tap(dice, tap_text(was, face))
 
     def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int) -> None:
         """A die the camera missed, at (``x``, ``y``) frame pixels, shows ``face``."""
@@ -455,7 +457,7 @@ class TableSession:
         elif not self._tap(dice, box, None, face):
             return
         dice.set_die(box, face)
-        self._after_tap(dice)
+        self._after_tap(dice, tap_text(None, face))
 
     def _tap(self, dice: DiceOnTable, box: Box, was: int | None, face: int | None) -> bool:
         """Correct the roll taken; the dice drawn follow once the game has the correction."""
@@ -471,8 +473,16 @@ class TableSession:
         self.pictures.follow(self.play.game, step, dice, box)
         return True
 
-    def _after_tap(self, dice: DiceOnTable) -> None:
+    def _after_tap(self, dice: DiceOnTable, done: str) -> None:
+        """Follow a tap that did ``done`` (see :func:`tap_text`): a roll waiting for taps is taken
+        once none is flagged, and until then says what the tap did and how many flags are left."""
         if dice is self.pending and not any(dice.unsure):
             self._take_roll(dice)
-        else:
-            self.game_changed()
+            return
+        if dice is self.pending:
+            left = sum(dice.unsure)
+            self.ask(
+                f"{done[0].upper()}{done[1:]}. {left} flagged {'die' if left == 1 else 'dice'} (?) left to tap; "
+                "the roll is taken then."
+            )
+        self.game_changed()

@@ -40,18 +40,6 @@ def turn_headline(state: GameState) -> str:
     return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
 
 
-def correction_text(was: int | None, now: int | None, state: GameState) -> str:
-    """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
-    if was is None:
-        what = f"Added the missed {now}"
-    elif now is None:
-        what = f"Took out the {was}: not a die"
-    else:
-        what = f"Corrected: the {was} is a {now}"
-    roll = state.turn.roll if state.turn is not None else None
-    return what + (f". The roll is now {roll}." if roll is not None else ".")
-
-
 def missing_text(state: GameState) -> str:
     """What the banner says while the roll on the table waits for dice the camera did not read ("" when none)."""
     missing = state.missing_dice()
@@ -143,6 +131,7 @@ class TurnPanel(QWidget):
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
         controller.notice.connect(self.show_notice)
+        controller.done.connect(self.show_notice)
         self.refresh()
 
     def show_refusal(self, text: str) -> None:
@@ -190,8 +179,6 @@ class TurnPanel(QWidget):
             if text[0] in "cC":
                 was, now = parse_correction(text)
                 done = self.controller.take(DieCorrected(was, now))
-                if done and self.controller.state is not None:
-                    self.show_notice(correction_text(was, now, self.controller.state))
             elif state.phase is Phase.TO_KEEP:
                 done = self.controller.take(Kept(parse_dice(text)))
             else:
