@@ -121,3 +121,16 @@ def test_each_step_undo_and_redo_is_confirmed_in_words_a_turn_end_by_its_notice(
     assert notices[-1] == "FARKLE! Bob's turn ends and the 1,500 points of this turn are lost; Bob's score stays 0."
     assert not controller.act(lambda game: game.keep("5"))
     assert done[-1] == "Bob rolls 2 2 3 3 4 6.", "a refused step confirms nothing"
+
+
+def test_undo_and_redo_of_the_keep_that_won_name_the_winner(tmp_path: Path) -> None:
+    controller = GameController(tmp_path)
+    done: list[str] = []
+    controller.on_done.append(done.append)
+    assert controller.start(load_rules("house-2009"), ["Ann", "Bob"])
+    assert controller.act(lambda game: game.roll("4 4 4 4 4 4"))
+    assert controller.act(lambda game: game.keep("4 4 4 4 4 4"))  # H: six of a kind wins on the spot
+    assert controller.act(lambda game: game.undo())
+    assert done[-1] == "Undone: Ann's keep of 4 4 4 4 4 4. Now Ann's roll 4 4 4 4 4 4 is on the table, 0 this turn."
+    assert controller.act(lambda game: game.redo())
+    assert done[-1] == "Redone: Ann's keep of 4 4 4 4 4 4. Game over: Ann wins!"

@@ -85,39 +85,42 @@ def _dice_count(count: int) -> str:
 
 
 def _standing(state: GameState) -> str:
-    """Where the turn stands, after an undo or a redo."""
+    """Where the game stands, after an undo or a redo, in a sentence."""
     turn, player = state.turn, state.current
+    if state.over:
+        return game_over(state)
     if turn is None or player is None:
-        return game_over(state) if state.over else "no turn is being played."
+        return "Now no turn is being played."
     if turn.roll is not None:
-        return f"{player.name}'s roll {turn.roll} is on the table, {turn.total:,} this turn."
+        return f"Now {player.name}'s roll {turn.roll} is on the table, {turn.total:,} this turn."
     if state.rules.kind is not GameKind.DICE:
-        return f"{player.name}'s turn, {turn.total:,} this turn."
+        return f"Now {player.name}'s turn, {turn.total:,} this turn."
     to_roll = f"{_dice_count(turn.dice_left)} to roll" if turn.dice_left else "all dice scored"
-    return f"{player.name}'s turn: {turn.total:,} this turn, {to_roll}."
+    return f"Now {player.name}'s turn: {turn.total:,} this turn, {to_roll}."
 
 
 def _step_name(action: Action, state: GameState) -> str:
     """The step ``action``, named for an undo or a redo (``state``: the game with it taken)."""
-    player = state.current
-    name = player.name if player is not None else ""
+    turn, record = state.turn, state.history[-1] if state.history else None
+    ended = turn is None or isinstance(action, (Banked, Farkled))
+    if ended and record is not None:
+        name = state.players[record.player].name  # the step ended the turn: whose it was
+    else:
+        name = state.current.name if state.current is not None else ""
     if isinstance(action, DiceRolled):
         return f"{name}'s roll {action.dice}"
     if isinstance(action, DieCorrected):
         return f"the tap or correction ({tap_text(action.was, action.now)})"
     if isinstance(action, Kept):
-        turn = state.turn
-        points = f" for {turn.keeps[-1].points:,}" if turn is not None and turn.keeps else ""
+        points = f" for {turn.keeps[-1].points:,}" if turn is not None and turn.keeps else ""  # none: it won
         return f"{name}'s keep of {action.dice}{points}"
     if isinstance(action, PointsEntered):
         return f"the {action.points:,} points entered"
     if isinstance(action, PlayerAdded):
         return f"{action.name} joining the game"
-    record = state.history[-1] if state.history else None
-    who = state.players[record.player].name if record is not None else name
     if isinstance(action, Banked):
-        return f"{who}'s bank of {record.points:,}" if record is not None else f"{who}'s bank"
-    return f"{who}'s Farkle"
+        return f"{name}'s bank of {record.points:,}" if record is not None else f"{name}'s bank"
+    return f"{name}'s Farkle"
 
 
 def describe_step(event: Event, action: Action, before: GameState, after: GameState) -> str:
@@ -132,9 +135,9 @@ def describe_step(event: Event, action: Action, before: GameState, after: GameSt
     'Ann keeps 1 5 for 150: 150 this turn, 4 dice to roll.'
     """
     if isinstance(event, Undone):
-        return f"Undone: {_step_name(action, before)}. Now {_standing(after)}"
+        return f"Undone: {_step_name(action, before)}. {_standing(after)}"
     if isinstance(event, Redone):
-        return f"Redone: {_step_name(action, after)}. Now {_standing(after)}"
+        return f"Redone: {_step_name(action, after)}. {_standing(after)}"
     player = after.current or before.current
     name = player.name if player is not None else ""
     turn = after.turn
