@@ -440,7 +440,8 @@ class TableSession:
                 dice.corrections.append((was, face, box, self.pictures.keep(dice.frame, box, was, face)))
             dice.unsure[index] = False
         elif face == was:
-            self.ask(f"The {was} stays a {was}, as read: nothing changed.")
+            said = tap_text(was, face)
+            self.ask(f"{said[0].upper()}{said[1:]}: nothing changed.")
             return
         elif not self._tap(dice, box, was, face):
             return
