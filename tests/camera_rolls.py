@@ -58,10 +58,13 @@ def settle(session: TableSession, found: Detections, frame: np.ndarray) -> None:
 
 
 def camera_turn(play: JournalPlay, session: TableSession, frame: np.ndarray, found: Detections) -> None:
-    """A turn of one camera roll: the best keep banked, or the Farkle called."""
+    """A turn of one camera roll, the scene's four dice with the two out of view typed in (a roll
+    with dice missing is not scored): the best keep banked, or the Farkle called."""
     settle(session, found, frame)
     game = play.game
     assert game is not None and game.state.turn is not None and game.state.turn.roll is not None, "the roll was not taken"
+    for face in range(game.state.missing_dice()):
+        game.correct(None, 2 + face)
     best = score_roll(game.state.rules, game.state.turn.roll).best
     if best is None:
         game.farkle()

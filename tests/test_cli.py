@@ -132,7 +132,7 @@ def test_play_a_whole_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     status, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
     assert status == 0
     assert "Ann banks 12,000: now 12,000." in out
-    assert "FARKLE! Bob loses the turn" in out
+    assert "FARKLE! Bob's turn ends" in out
     assert "Game over: Ann wins!" in out
     game = load_game(saved)
     assert game.state.winners == (0,)
@@ -223,8 +223,10 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     assert "5 [3 dice not read]" in out
     for wrong in ("None", "1 dice", "[1, 1", "keep ''"):
         assert wrong not in out
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nq\nq\n")
-    assert "roll 1 die and type it" in out and "5 [1 die not read]" in out
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nc - 6\nk 5\nq\nq\n")
+    assert "roll 1 die and type it" in out
+    assert "5 [1 die not read]: not scored until it is added: 'c - FACE' adds a missed die, 'u' takes the roll back" in out
+    assert "Not allowed: keep 5: only 1 of the 2 dice thrown were read" in out, "a roll with a die missing is not kept from"
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 500\nb\nq\nq\n")
     assert "500 more; draw again" in out
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
@@ -239,7 +241,7 @@ def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Hot dice! All six scored: Ann rolls all six again (turn 3,000)." in out
     farkles = "2 2 3 3 4 6\nf\n" * 6
     _, out, _ = run_cli(capsys, "play", "--rules", "retail+three-farkle-penalty", "--players", "Ann,Bob", stdin=farkles)
-    assert "FARKLE! Ann loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing" in out
+    assert "FARKLE! Ann's turn ends with no points scored this turn; 3 Farkles in a row, but with no points the 1,000 penalty takes nothing" in out
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="f\nf\nf\nf\ns\nq\nq\n")
     assert "2 Farkle cards" in out and "in a row" not in out
 

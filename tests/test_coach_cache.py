@@ -169,6 +169,16 @@ def test_situation_of_a_game_in_play() -> None:
     assert advise_state(policy_for(load_rules("retail")), game.state) is None
 
 
+def test_no_advice_on_a_roll_with_dice_missing() -> None:
+    game = Game.new(load_rules("house-2009"), ["Ann", "Bob"])
+    game.roll("3")  # 1 of the 6 dice read: not scored, so no "Farkle: the turn is lost" either
+    assert Situation.of(game.state) is None and advise_state(policy_for(load_rules("house-2009")), game.state) is None
+    for face in (1, 2, 4, 6, 6):
+        game.correct(None, face)
+    advice = advise_state(policy_for(load_rules("house-2009")), game.state)
+    assert advice is not None and not advice.farkled and advice.best_keep is not None
+
+
 def test_the_last_lap_switches_the_goal() -> None:
     rules = load_rules("retail")
     game = Game.new(rules, ["Ann", "Bob"])

@@ -81,3 +81,56 @@ def test_a_game_resumed_and_a_turn_corrected_go_on_in_the_same_journal(tmp_path:
     assert heard.said[-2:] == ["notice: Turn 1 corrected; every total after it is worked out again.", "changed"]
     assert second.state.players[0].score == 1000
     assert Game.from_events(read_journal(path).events).state.players[0].score == 1000, "the correction is on disk"
+
+
+def test_each_step_undo_and_redo_is_confirmed_in_words_a_turn_end_by_its_notice(tmp_path: Path) -> None:
+    controller = GameController(tmp_path)
+    done: list[str] = []
+    notices: list[str] = []
+    controller.on_done.append(done.append)
+    controller.on_notice.append(notices.append)
+    assert controller.start(load_rules("retail"), ["Ann", "Bob"])
+    steps = [
+        (lambda game: game.roll("1 5 2 3 4 6"), "Ann rolls 1 2 3 4 5 6."),
+        (lambda game: game.keep("1 5"), "Ann keeps 1 5 for 150: 150 this turn, 4 dice to roll."),
+        (lambda game: game.undo(), "Undone: Ann's keep of 1 5 for 150. Now Ann's roll 1 2 3 4 5 6 is on the table, 0 this turn."),
+        (lambda game: game.redo(), "Redone: Ann's keep of 1 5 for 150. Now Ann's turn: 150 this turn, 4 dice to roll."),
+        (lambda game: game.roll("1 2 4"), "Ann rolls 1 2 4: 3 of the 4 dice read, the roll waits for the 1 die missing."),
+        (lambda game: game.correct(None, 6), "Added the missed 6. The roll is now 1 2 4 6."),
+        (lambda game: game.correct(4, 5), "Corrected: the 4 is a 5. The roll is now 1 2 5 6."),
+        (lambda game: game.undo(), "Undone: the tap or correction (the 4 is a 5). Now Ann's roll 1 2 4 6 is on the table, 150 this turn."),
+        (lambda game: game.redo(), "Redone: the tap or correction (the 4 is a 5). Now Ann's roll 1 2 5 6 is on the table, 150 this turn."),
+        (lambda game: game.keep("1 5"), "Ann keeps 1 5 for 150: 300 this turn, 2 dice to roll."),
+    ]
+    for step, line in steps:
+        assert controller.act(step)
+        assert done[-1] == line
+    told = len(done)
+    assert controller.act(lambda game: game.bank())
+    assert len(done) == told and notices[-1] == "Ann banks 300: now 300.", "a turn's end is told once, by its notice"
+    assert controller.act(lambda game: game.undo())
+    assert done[-1] == "Undone: Ann's bank of 300. Now Ann's turn: 300 this turn, 2 dice to roll."
+    assert controller.act(lambda game: game.redo())
+    assert notices[-1] == "Ann banks 300: now 300."
+    assert done[-1] == "Redone: Ann's bank of 300. Now Bob's turn: 0 this turn, 6 dice to roll."
+    assert controller.act(lambda game: game.roll("1 2 3 4 5 6"))
+    assert controller.act(lambda game: game.keep("1 2 3 4 5 6"))
+    assert done[-1] == "Bob keeps 1 2 3 4 5 6 for 1,500: 1,500 this turn, hot dice: all 6 dice to roll again."
+    assert controller.act(lambda game: game.roll("2 2 3 3 4 6"))
+    assert controller.act(lambda game: game.farkle())
+    assert notices[-1] == "FARKLE! Bob's turn ends and the 1,500 points of this turn are lost; Bob's score stays 0."
+    assert not controller.act(lambda game: game.keep("5"))
+    assert done[-1] == "Bob rolls 2 2 3 3 4 6.", "a refused step confirms nothing"
+
+
+def test_undo_and_redo_of_the_keep_that_won_name_the_winner(tmp_path: Path) -> None:
+    controller = GameController(tmp_path)
+    done: list[str] = []
+    controller.on_done.append(done.append)
+    assert controller.start(load_rules("house-2009"), ["Ann", "Bob"])
+    assert controller.act(lambda game: game.roll("4 4 4 4 4 4"))
+    assert controller.act(lambda game: game.keep("4 4 4 4 4 4"))  # H: six of a kind wins on the spot
+    assert controller.act(lambda game: game.undo())
+    assert done[-1] == "Undone: Ann's keep of 4 4 4 4 4 4. Now Ann's roll 4 4 4 4 4 4 is on the table, 0 this turn."
+    assert controller.act(lambda game: game.redo())
+    assert done[-1] == "Redone: Ann's keep of 4 4 4 4 4 4. Game over: Ann wins!"

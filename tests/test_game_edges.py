@@ -126,8 +126,25 @@ def test_missing_dice_count_only_while_a_roll_is_on_the_table() -> None:
     assert game.state.missing_dice() == 2
     game.correct(None, 4)
     assert game.state.missing_dice() == 1
+    game.correct(None, 6)
     game.keep("1 5")
     assert game.state.missing_dice() == 0  # the roll is taken: nothing is missing from a roll that is gone
+
+
+def test_a_roll_with_dice_missing_is_not_scored_until_they_are_added() -> None:
+    game = new_game("retail")
+    game.roll("3")  # a late die, taken as Ann's roll: 1 of her 6 dice
+    assert game.state.roll_score() is None and game.state.phase is Phase.TO_KEEP
+    waiting = "only 1 of the 6 dice thrown were read, and a roll is scored only whole; add the missing dice first"
+    assert refused(game.farkle, IllegalAction).startswith(f"Farkle: {waiting}")
+    game.correct(None, 1)
+    assert refused(lambda: game.keep("1"), IllegalAction).startswith("keep 1: only 2 of the 6 dice thrown were read")
+    for face in (2, 4, 6, 6):
+        game.correct(None, face)
+    scored = game.state.roll_score()
+    assert scored is not None and not scored.farkle and scored.best is not None and str(scored.best.keep) == "1"
+    game.keep("1")
+    assert (game.state.turn.total, game.state.turn.dice_left) == (100, 5)
 
 
 # --------------------------------------------------------------------------- corrections
@@ -416,7 +433,7 @@ def test_each_way_a_turn_ends_is_told_in_words() -> None:
     assert said(game) == "Ann banks 150: now 150."  # R: 100 + 50
     game.roll("2 2 3 3 4 6")
     game.farkle()
-    assert said(game) == "FARKLE! Bob loses the turn: 0."
+    assert said(game) == "FARKLE! Bob's turn ends with no points scored this turn; Bob's score stays 0."
     stuck = new_game(stuck_rules())
     use_all_dice_below_the_entry(stuck)
     stuck.bank()
@@ -438,12 +455,38 @@ def test_the_farkle_penalty_in_words_paid_or_taking_nothing() -> None:
         game.farkle()  # Bob, Ann, Bob, Ann, Bob
         if turn == 4:
             assert said(game) == (
-                "FARKLE! Bob loses the turn: 3 Farkles in a row, but with no points the 1,000 penalty takes nothing, "
-                "and the count starts again: 0."
+                "FARKLE! Bob's turn ends with no points scored this turn; 3 Farkles in a row, but with no points the "
+                "1,000 penalty takes nothing, and the count starts again: Bob's score stays 0."
             )
+    game.roll("1 2 2 3 4 6")
+    game.keep("1")
+    game.roll("2 2 3 3 4")
+    game.farkle()  # Ann's third in a row, with 100 this turn
+    assert said(game) == (
+        "FARKLE! Ann's turn ends and the 100 points of this turn are lost; the 1,000 penalty for 3 Farkles in a row "
+        "takes Ann's score to 50."
+    )
+
+
+def test_a_farkle_says_the_points_of_the_turn_are_lost_not_the_score() -> None:
+    # the line "FARKLE! Ann loses the turn: 1,100." read as a loss of 1,100 points
+    game = new_game("retail")
+    game.roll("1 1 1 5 5 2")
+    game.keep("1 1 1 5 5")  # R: three 1s 1,000 + 50 + 50
+    game.roll("2")
+    game.farkle()
     game.roll("2 2 3 3 4 6")
-    game.farkle()  # Ann's third in a row
-    assert said(game) == "FARKLE! Ann loses the turn and pays the 1,000 penalty: 50."
+    game.farkle()  # Bob
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()  # Ann: 1,000
+    game.roll("2 2 3 3 4 6")
+    game.farkle()  # Bob
+    game.roll("5 5 5 1 2 3")
+    game.keep("5 5 5 1")  # R: three 5s 500 + 100 = 600
+    game.roll("2 3")
+    game.farkle()
+    assert said(game) == "FARKLE! Ann's turn ends and the 600 points of this turn are lost; Ann's score stays 1,000."
 
 
 def test_farkle_cards_banked_are_told_with_the_turn() -> None:

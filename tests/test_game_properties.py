@@ -337,10 +337,10 @@ class FarkleGame(RuleBasedStateMachine):
             moves = ["points", "points", "points", "farkle"] + ["bank"] * 2 * self.can_bank()
         elif m.roll is None:
             moves = ["roll", "roll"] + ["bank"] * self.can_bank()
+        elif len(m.roll) < m.dice_left:
+            moves = ["correct"]  # a roll with dice missing is not scored: they must be read before a keep or a Farkle
         elif self.options():
             moves = ["keep", "keep", "keep", "keep", "correct"]
-        elif len(m.roll) < m.dice_left:
-            moves = ["correct"]  # the missing dice must be read before a Farkle
         else:
             moves = ["farkle", "farkle", "farkle", "correct"]
         move = data.draw(st.sampled_from(moves), label="move")
@@ -450,6 +450,9 @@ class FarkleGame(RuleBasedStateMachine):
         elif m.roll is not None:
             roll = m.roll
             options = self.options()
+            # a roll with dice missing is not scored: any keep is refused for that before the keep is weighed
+            missing = len(roll) < m.dice_left
+            bad_keep: type[Exception] = IllegalAction if missing else IllegalKeep
             tries += [
                 ("roll again", lambda: g.roll([5]), IllegalAction),
                 ("bank", g.bank, IllegalBank),
@@ -458,11 +461,11 @@ class FarkleGame(RuleBasedStateMachine):
             ]
             absent = [face for face in range(1, 7) if face not in roll]
             if absent:
-                tries.append(("keep absent", lambda: g.keep([absent[0]]), IllegalKeep))
+                tries.append(("keep absent", lambda: g.keep([absent[0]]), bad_keep))
                 tries.append(("correct absent", lambda: g.correct(absent[0], roll[0]), IllegalRoll))
             if roll.count(roll[0]) < 6:
                 extra = [roll[0]] * (roll.count(roll[0]) + 1)
-                tries.append(("keep too many", lambda: g.keep(extra), IllegalKeep))
+                tries.append(("keep too many", lambda: g.keep(extra), bad_keep))
             dead = [
                 keep
                 for n in range(1, len(roll) + 1)
@@ -471,11 +474,14 @@ class FarkleGame(RuleBasedStateMachine):
             ]
             if dead:
                 bad = data.draw(st.sampled_from(dead), label="keep that does not score")
-                tries.append(("keep dead", lambda: g.keep(bad), IllegalKeep))
-            if options:
-                tries.append(("farkle scoring roll", g.farkle, IllegalAction))
-            elif len(roll) < m.dice_left:
+                tries.append(("keep dead", lambda: g.keep(bad), bad_keep))
+            if missing:
                 tries.append(("farkle missing dice", g.farkle, IllegalAction))
+                if options:
+                    scoring = data.draw(st.sampled_from(sorted(options)), label="keep from a roll with dice missing")
+                    tries.append(("keep missing dice", lambda: g.keep(scoring), IllegalAction))
+            elif options:
+                tries.append(("farkle scoring roll", g.farkle, IllegalAction))
             if len(roll) == m.dice_left:
                 tries.append(("add a die", lambda: g.correct(None, 2), IllegalRoll))
         else:

@@ -118,7 +118,7 @@ def test_a_decisions_file_makes_the_choices_and_a_bad_line_says_where(tmp_path: 
     assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
     out = capsys.readouterr().out
     assert "Ann rolls 1 2 3 4 5 6" in out and "keeps 1 5: turn 150" in out
-    assert "Ann rolls 2 2 3 3" in out and "FARKLE! Ann loses the turn" in out
+    assert "Ann rolls 2 2 3 3" in out and "FARKLE! Ann's turn ends" in out
     assert "Bob rolls 2 3 4 4 6 6" in out and "The recording ended before the game did." in out
 
     decisions.write_text("k 1 5\nmaybe\n")

@@ -16,8 +16,15 @@ def test_the_board_says_whose_turn_the_roll_and_the_turn_total() -> None:
     assert board.headline == "Ann's turn" and board.roll == "" and board.roll_note == "roll 6 dice" and board.turn_total == "0"
     game.roll("1 1 5 2 3 4")
     board = table_board(game.state)
-    assert board.roll == "1 1 2 3 4 5" and board.roll_note == "keep dice"
+    assert board.roll == "1 1 2 3 4 5" and board.roll_note == "keep 1 1 5 for 250", "the dice that score, named"
     game.keep("1 1 5")
+    game.roll("5 5 5")
+    assert table_board(game.state).roll_note == "keep 5 5 5 for 500"
+    game.undo()
+    game.roll("3")  # a late die taken as the roll: 1 of the 3 dice left
+    board = table_board(game.state)
+    assert board.roll == "3" and board.roll_note == "2 of 3 dice not read: tap them in", "no Farkle"
+    game.undo()
     game.bank()
     game.roll("2 2 3 3 4 6")
     board = table_board(game.state)

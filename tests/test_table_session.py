@@ -96,6 +96,23 @@ def test_an_unsure_die_waits_for_a_tap_and_the_tap_goes_into_the_game_with_its_p
     assert sorted(table.session.taken.values) == [2, 4, 5]
 
 
+def test_each_tap_says_what_it_did(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4 6", [0.2, 0.2, 0.95, 0.2]))
+    pending = table.session.pending
+    assert pending is not None
+    table.session.correct(pending, 1, 5)
+    assert table.session.prompt == "The 3 is a 5. 2 flagged dice (?) left to tap; the roll is taken then."
+    table.session.correct(pending, 0, 2)
+    assert table.session.prompt == "The 2 stays a 2, as read. 1 flagged die (?) left to tap; the roll is taken then."
+    table.session.correct(pending, 3, None)
+    assert table.game.state.turn.roll == Dice.from_str("2 4 5") and table.session.prompt == ""
+    taken = table.session.taken
+    assert taken is not None
+    table.session.correct(taken, taken.values.index(4), 4)
+    assert table.session.prompt == "The 4 stays a 4, as read: nothing changed."
+
+
 def test_a_tap_on_the_roll_taken_corrects_it_and_a_missed_die_is_added(tmp_path: Path) -> None:
     table = Table(tmp_path)
     table.settle(dice("2 3 4"))
@@ -105,6 +122,23 @@ def test_a_tap_on_the_roll_taken_corrects_it_and_a_missed_die_is_added(tmp_path:
     assert table.game.state.turn.roll == Dice.from_str("2 3 4 5") and len(taken.values) == 4
     table.session.correct(taken, taken.values.index(3), None)
     assert table.game.state.turn.roll == Dice.from_str("2 4 5") and taken.values == [2, 4, 5]
+
+
+def test_a_roll_with_dice_missing_is_drawn_unscored_and_a_new_throw_is_told_it_waits(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    table.settle(dice("1 5 3"))  # 3 of the 6 dice read
+    taken = table.session.taken
+    assert taken is not None and table.game.state.turn.roll == Dice.from_str("1 3 5")
+    assert table.game.state.roll_score() is None
+    assert table.session.drawing().scoring.tolist() == [False] * 3, "a roll with dice missing is not scored"
+    table.settle(dice("1 5 3 2 2 6"))
+    assert table.session.prompt == (
+        "The roll on the table waits for 3 dice not read: tap each in where it lies, or undo the roll with Z and throw again."
+    )
+    for x, face in ((150, 2), (190, 2), (230, 6)):
+        table.session.add_missed(taken, x, 65, face)
+    assert table.game.state.turn.roll == Dice.from_str("1 2 2 3 5 6")
+    assert table.session.drawing().scoring.tolist() == [True, True, False, False, False, False], "the 1 and the 5"
 
 
 def test_too_many_dice_are_asked_about_until_the_table_or_the_game_moves_on(tmp_path: Path) -> None:
@@ -176,12 +210,13 @@ def test_a_roll_the_game_moves_on_from_is_confirmed_and_an_undone_one_is_not(tmp
     taken = table.session.taken
     assert taken is not None and confirmed == []
     table.session.correct(taken, taken.values.index(3), None)
+    table.session.add_missed(taken, 300, 65, 3)  # the die the camera missed: the roll is whole again
     table.session.correct(taken, taken.values.index(4), 5)
     assert confirmed == [], "taps alone confirm nothing: the game has not moved on"
     table.step(Kept(Dice.from_str("1 5")))
     assert len(confirmed) == 1
     values, away = confirmed[0]
-    assert sorted(values) == [1, 2, 5, 6, 6], "the dice as the taps left them"
+    assert sorted(values) == [1, 2, 3, 5, 6, 6], "the dice as the taps left them"
     assert away == [(60.0, 50.0, 90.0, 80.0)], "the 3 tapped away is taught as no die"
 
     # the next roll taken, then undone: it taught nothing

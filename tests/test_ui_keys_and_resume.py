@@ -61,7 +61,7 @@ def test_typing_works_after_a_keep_button_is_clicked(qtbot: QtBot, tmp_path: Pat
     button.setFocus()  # what a mouse click does to the focus
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert game.state.turn.total == 200 and game.state.turn.dice_left == 4
-    press(qtbot, window, "5")
+    press(qtbot, window, "5234")  # all four dice left: a roll with dice missing would not be scored
     press(qtbot, window, "5")
     assert game.state.turn.total == 250 and game.state.turn.dice_left == 3
     # A click on the scoreboard, then a lowercase b: the turn is banked.

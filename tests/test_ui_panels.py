@@ -159,6 +159,43 @@ def test_a_roll_with_dice_missing_cannot_be_called_a_farkle(qtbot: QtBot, contro
     assert panel.farkle_button.isVisible() and not panel.missing.isVisible()
 
 
+def test_a_roll_with_dice_missing_waits_for_them_unscored(qtbot: QtBot, controller: GameController) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    panel.show()
+    type_line(qtbot, panel, "3")  # a late die taken as Ann's roll: 1 of her 6 dice
+    assert panel.roll.text() == "3"
+    assert not panel.farkle.isVisible(), "a roll with dice missing is no Farkle"
+    assert panel.missing.isVisible()
+    assert panel.missing.text().startswith("5 of the 6 dice not read: this roll is not scored until they are added.")
+    assert "Tap where each missed die lies" in panel.missing.text() and "c - FACE" in panel.missing.text() and "Z" in panel.missing.text()
+    type_line(qtbot, panel, "c-1")
+    assert panel.roll.text() == "1 3" and not panel.keep_buttons and not panel.keeps.isVisible(), "nor is it kept from"
+    type_line(qtbot, panel, "1")
+    assert "Not allowed: keep 1: only 2 of the 6 dice thrown were read" in panel.message.text()
+    for face in "2466":
+        type_line(qtbot, panel, f"c-{face}")
+    assert not panel.missing.isVisible() and panel.keep_buttons and not panel.farkle.isVisible()
+
+
+def test_keeps_undo_and_redo_are_confirmed_under_the_turn(qtbot: QtBot, controller: GameController) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    panel.show()
+    shown: list[str] = []
+    panel.said.connect(shown.append)
+    type_line(qtbot, panel, "115234")
+    assert panel.message.text() == "Ann rolls 1 1 2 3 4 5."
+    button = next(b for b in panel.keep_buttons if b.property("keep") == "1 1 5")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert panel.message.text() == "Ann keeps 1 1 5 for 250: 250 this turn, 3 dice to roll."
+    qtbot.mouseClick(panel.undo_button, Qt.MouseButton.LeftButton)
+    assert panel.message.text() == "Undone: Ann's keep of 1 1 5 for 250. Now Ann's roll 1 1 2 3 4 5 is on the table, 0 this turn."
+    qtbot.keyClick(panel.entry, Qt.Key.Key_Y)
+    assert panel.message.text() == "Redone: Ann's keep of 1 1 5 for 250. Now Ann's turn: 250 this turn, 3 dice to roll."
+    assert shown[-1] == panel.message.text(), "table mode shows the same line"
+
+
 def test_the_scoreboard_shows_each_player(qtbot: QtBot, controller: GameController) -> None:
     model = ScoreboardModel(controller)
     game = game_of(controller)

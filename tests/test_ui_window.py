@@ -359,6 +359,7 @@ def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot:
     table.roll([2, 3, 4])
     qtbot.waitUntil(lambda: controller.state.turn.roll == Dice.from_str("2 3 4"), timeout=20000)
     assert window.turn_panel.missing.isVisible()
+    assert not window.turn_panel.farkle.isVisible(), "3 of the 6 dice read: no Farkle, the roll waits for the rest"
     view = window.camera.view
     boxes = window.camera.taken.boxes
     empty = next(
@@ -373,6 +374,8 @@ def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot:
     assert picker is not None and None not in picker.buttons, "a missed die is a die"
     qtbot.mouseClick(picker.buttons[5], Qt.MouseButton.LeftButton)
     assert controller.state.turn.roll == Dice.from_str("2 3 4 5")
+    confirmed = "Added the missed 5. The roll is now 2 3 4 5."
+    assert window.turn_panel.message.text() == confirmed and window.statusBar().currentMessage() == confirmed, "the tap is confirmed"
     assert len(window.camera.taken.values) == 4
     index = window.camera.taken.values.index(3)
     qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=view.die_centre(index))

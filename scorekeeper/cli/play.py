@@ -103,6 +103,11 @@ def prompt(state: GameState) -> str:
     if turn is None or player is None:
         return "The game is over."
     scored = state.roll_score()
+    if turn.roll is not None and scored is None:
+        return (
+            f"{turn.roll} [{_dice(state.missing_dice())} not read]: not scored until {'it is' if state.missing_dice() == 1 else 'they are'} "
+            "added: 'c - FACE' adds a missed die, 'u' takes the roll back to throw again."
+        )
     if scored is not None:
         if scored.farkle:
             return f"{turn.roll}: FARKLE, nothing scores: 'f' passes the dice ('c WAS NOW' first corrects a misread die)."
@@ -114,8 +119,7 @@ def prompt(state: GameState) -> str:
             f"o{scored.options.index(option) + 1}) {_option_text(state, option, scored)}" for option in shown
         )
         more = f"  (+{len(scored.options) - len(shown)} more)" if len(scored.options) > len(shown) else ""
-        missing = f" [{_dice(state.missing_dice())} not read]" if state.missing_dice() else ""
-        return f"{turn.roll}{missing}: type the dice to keep, or  {options}{more}"
+        return f"{turn.roll}: type the dice to keep, or  {options}{more}"
     total = f"turn {turn.total:,}" if turn.total else "new turn"
     if state.rules.kind is GameKind.CARDS:
         return f"{player.name} ({player.score:,}), {total}: 'p POINTS' for a combination, 'f' for a Farkle card, 'b' to bank"
@@ -170,7 +174,7 @@ class Session:
             elif command[:1] == "o" and command[1:].isdigit() and not rest:
                 self._keep_option(command[1:])
             elif all(char in "123456 ," for char in line.strip()):
-                if self.game.state.roll_score() is not None:
+                if self.game.state.turn is not None and self.game.state.turn.roll is not None:
                     self.game.keep(line)
                 else:
                     self.game.roll(line)
@@ -194,8 +198,11 @@ class Session:
         self.game.bank()
 
     def _keep_option(self, typed: str) -> None:
-        scored = self.game.state.roll_score()
+        state = self.game.state
+        scored = state.roll_score()
         if scored is None:
+            if state.turn is not None and state.turn.roll is not None:
+                raise FarkleError(f"keep option {quote(typed)}: {_dice(state.missing_dice())} of the roll not read; 'c - FACE' adds a missed die")
             raise FarkleError(f"keep option {quote(typed)}: there is no roll on the table; type the dice you rolled")
         if not is_plain_number(typed) or not 1 <= int(typed) <= len(scored.options):
             raise FarkleError(f"keep option {quote(typed)}: the options of this roll are o1 to o{len(scored.options)}")

@@ -57,10 +57,13 @@ class Situation:
 
     @classmethod
     def of(cls, state: GameState) -> Situation | None:
-        """The current turn of ``state``; None when there is no turn to advise on (or no dice)."""
+        """The current turn of ``state``; None when there is no turn to advise on (no dice, or a
+        roll with dice missing)."""
         turn, player = state.turn, state.current
         if turn is None or player is None or state.over or state.rules.kind is not GameKind.DICE:
             return None
+        if turn.roll is not None and state.roll_score() is None:
+            return None  # dice of the roll missing: it is not scored, so there is nothing to weigh yet
         need = None
         if state.final_lap or state.play_off:
             rivals = state.play_off or tuple(range(len(state.players)))

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from scorekeeper.game.describe import describe_turn, game_over
-from scorekeeper.game.events import Action, Event
+from scorekeeper.game.describe import describe_step, describe_turn, game_over
+from scorekeeper.game.events import Action, Event, Redone, Undone
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import Journal, JournalDamage, new_journal_path, open_journal, with_turn_replaced
 from scorekeeper.game.state import GameState
@@ -45,6 +45,9 @@ class GameController:
         """Called with the reason when the engine (or the disk) refused a step; nothing changed."""
         self.on_notice: list[Callable[[str], None]] = []
         """Called with something to tell the table: a turn ended, the game was won, resumed or recovered."""
+        self.on_done: list[Callable[[str], None]] = []
+        """Called with a line confirming each step taken, undone or redone that did not just end a
+        turn (a roll, a keep, a tap's correction, an undo): what happened, for the status line."""
 
     def _changed(self) -> None:
         for listener in list(self.on_changed):
@@ -56,6 +59,10 @@ class GameController:
 
     def _notice(self, text: str) -> None:
         for listener in list(self.on_notice):
+            listener(text)
+
+    def _done(self, text: str) -> None:
+        for listener in list(self.on_done):
             listener(text)
 
     @property
@@ -115,7 +122,8 @@ class GameController:
         if self.game is None:
             self._refused("Start a game first (Game > New game).")
             return False
-        finished = len(self.game.state.history)
+        before, logged, actions = self.game.state, len(self.game.events), self.game.actions
+        finished = len(before.history)
         try:
             step(self.game)
         except FarkleError as exc:
@@ -126,6 +134,11 @@ class GameController:
             self._notice(describe_turn(record, state))
         if state.over and len(state.history) > finished:
             self._notice(game_over(state))
+        events = self.game.events[logged:]
+        if len(events) == 1 and (len(state.history) <= finished or isinstance(events[0], Redone)):
+            event = events[0]
+            action = actions[-1] if isinstance(event, Undone) else self.game.actions[-1]
+            self._done(describe_step(event, action, before, state))
         self._changed()
         return True
 

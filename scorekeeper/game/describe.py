@@ -1,8 +1,22 @@
-"""Finished turns in plain words, for the terminal game and the window alike."""
+"""Finished turns and each step of play in plain words, for the terminal game and the window alike."""
 
 from __future__ import annotations
 
+from scorekeeper.game.events import (
+    Action,
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    Event,
+    Farkled,
+    Kept,
+    PlayerAdded,
+    PointsEntered,
+    Redone,
+    Undone,
+)
 from scorekeeper.game.state import GameState, Outcome, TurnRecord
+from scorekeeper.rules import GameKind
 
 
 def describe_turn(record: TurnRecord, state: GameState) -> str:
@@ -20,17 +34,137 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
         bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
         return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
     if record.outcome is Outcome.FARKLED:
-        rules = state.rules.turn
-        penalty = f" and pays the {record.penalty:,} penalty" if record.penalty else ""
-        if rules.farkle_penalty and not record.penalty and record.farkles_in_a_row >= rules.farkle_penalty_streak:
-            penalty = (
-                f": {record.farkles_in_a_row} Farkles in a row, but with no points the "
-                f"{rules.farkle_penalty:,} penalty takes nothing, and the count starts again"
-            )
-        return f"FARKLE! {name} loses the turn{penalty}: {record.score_after:,}."
+        return _farkle_text(record, state, name)
     if record.outcome is Outcome.WON:
         return f"Six of a kind! {name} wins the game on the spot."
     return f"{name} scored every die without getting on the board: the turn ends with nothing."
+
+
+def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
+    """How a Farkle ended a turn: the turn's points lost, and the score it leaves (a penalty included)."""
+    lost = sum(option.points for option in record.keeps) + sum(record.entered)
+    if lost:
+        ends = f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn are lost"
+    else:
+        ends = f"FARKLE! {name}'s turn ends with no points scored this turn"
+    rules = state.rules.turn
+    if record.penalty:
+        return (
+            f"{ends}; the {record.penalty:,} penalty for {record.farkles_in_a_row} Farkles in a row "
+            f"takes {name}'s score to {record.score_after:,}."
+        )
+    if rules.farkle_penalty and record.farkles_in_a_row >= rules.farkle_penalty_streak:
+        return (
+            f"{ends}; {record.farkles_in_a_row} Farkles in a row, but with no points the {rules.farkle_penalty:,} "
+            f"penalty takes nothing, and the count starts again: {name}'s score stays {record.score_after:,}."
+        )
+    return f"{ends}; {name}'s score stays {record.score_after:,}."
+
+
+def tap_text(was: int | None, now: int | None) -> str:
+    """What a correction of one die does, in a few words: ``"the 2 is a 5"``, ``"added the missed 6"``."""
+    if was is None:
+        return f"added the missed {now}"
+    if now is None:
+        return f"took out the {was}: not a die"
+    if was == now:
+        return f"the {was} stays a {was}, as read"
+    return f"the {was} is a {now}"
+
+
+def correction_text(was: int | None, now: int | None, state: GameState) -> str:
+    """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
+    what = tap_text(was, now)
+    what = f"Corrected: {what}" if was is not None and now is not None else what[0].upper() + what[1:]
+    roll = state.turn.roll if state.turn is not None else None
+    return what + (f". The roll is now {roll}." if roll is not None else ".")
+
+
+def _dice_count(count: int) -> str:
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
+def _standing(state: GameState) -> str:
+    """Where the game stands, after an undo or a redo, in a sentence."""
+    turn, player = state.turn, state.current
+    if state.over:
+        return game_over(state)
+    if turn is None or player is None:
+        return "Now no turn is being played."
+    if turn.roll is not None:
+        return f"Now {player.name}'s roll {turn.roll} is on the table, {turn.total:,} this turn."
+    if state.rules.kind is not GameKind.DICE:
+        return f"Now {player.name}'s turn, {turn.total:,} this turn."
+    to_roll = f"{_dice_count(turn.dice_left)} to roll" if turn.dice_left else "all dice scored"
+    return f"Now {player.name}'s turn: {turn.total:,} this turn, {to_roll}."
+
+
+def _step_name(action: Action, state: GameState) -> str:
+    """The step ``action``, named for an undo or a redo (``state``: the game with it taken)."""
+    turn, record = state.turn, state.history[-1] if state.history else None
+    ended = turn is None or isinstance(action, (Banked, Farkled))
+    if ended and record is not None:
+        name = state.players[record.player].name  # the step ended the turn: whose it was
+    else:
+        name = state.current.name if state.current is not None else ""
+    if isinstance(action, DiceRolled):
+        return f"{name}'s roll {action.dice}"
+    if isinstance(action, DieCorrected):
+        return f"the tap or correction ({tap_text(action.was, action.now)})"
+    if isinstance(action, Kept):
+        points = f" for {turn.keeps[-1].points:,}" if turn is not None and turn.keeps else ""  # none: it won
+        return f"{name}'s keep of {action.dice}{points}"
+    if isinstance(action, PointsEntered):
+        return f"the {action.points:,} points entered"
+    if isinstance(action, PlayerAdded):
+        return f"{action.name} joining the game"
+    if isinstance(action, Banked):
+        return f"{name}'s bank of {record.points:,}" if record is not None else f"{name}'s bank"
+    return f"{name}'s Farkle"
+
+
+def describe_step(event: Event, action: Action, before: GameState, after: GameState) -> str:
+    """One line confirming a step of play: ``event`` is what the log took (``action`` itself, or an
+    undo or a redo of it), ``before`` and ``after`` the game around it.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import Dice, load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("1 5 2 3 4 6"); before = game.state; game.keep("1 5")
+    >>> describe_step(Kept(Dice.from_str("1 5")), Kept(Dice.from_str("1 5")), before, game.state)
+    'Ann keeps 1 5 for 150: 150 this turn, 4 dice to roll.'
+    """
+    if isinstance(event, Undone):
+        return f"Undone: {_step_name(action, before)}. {_standing(after)}"
+    if isinstance(event, Redone):
+        return f"Redone: {_step_name(action, after)}. {_standing(after)}"
+    player = after.current or before.current
+    name = player.name if player is not None else ""
+    turn = after.turn
+    if isinstance(action, DiceRolled):
+        missing = after.missing_dice()
+        if missing and turn is not None:
+            return (
+                f"{name} rolls {action.dice}: {len(action.dice)} of the {turn.dice_left} dice read, "
+                f"the roll waits for the {_dice_count(missing)} missing."
+            )
+        return f"{name} rolls {action.dice}."
+    if isinstance(action, DieCorrected):
+        return correction_text(action.was, action.now, after)
+    if isinstance(action, Kept) and turn is not None and turn.keeps:
+        hot = before.turn is not None and turn.hot_dice > before.turn.hot_dice
+        left = f"hot dice: all {turn.dice_left} dice to roll again" if hot else f"{_dice_count(turn.dice_left)} to roll"
+        if not turn.dice_left:
+            left = "all dice scored"
+        return f"{name} keeps {action.dice} for {turn.keeps[-1].points:,}: {turn.total:,} this turn, {left}."
+    if isinstance(action, PointsEntered) and turn is not None:
+        note = f" ({action.note})" if action.note else ""
+        return f"{name} adds {action.points:,}{note}: {turn.total:,} this turn."
+    if isinstance(action, PlayerAdded):
+        return f"{action.name} joins the game."
+    if after.history and len(after.history) > len(before.history):
+        return describe_turn(after.history[-1], after)
+    return ""
 
 
 def last_lap(state: GameState) -> str:

@@ -201,8 +201,10 @@ class GameState:
         return None if self.turn is None else self.players[self.turn.player]
 
     def roll_score(self) -> RollScore | None:
-        """The scoring of the roll on the table, if there is one."""
-        if self.turn is None or self.turn.roll is None:
+        """The scoring of the roll on the table; None when there is none, or while it shows fewer
+        dice than were thrown (:meth:`missing_dice`): such a roll is not scored, neither kept from
+        nor a Farkle, until the missing dice are added."""
+        if self.turn is None or self.turn.roll is None or self.missing_dice():
             return None
         return score_roll(self.rules, self.turn.roll)
 
@@ -376,12 +378,25 @@ def _correct(state: GameState, action: DieCorrected) -> GameState:
     return replace(state, turn=replace(turn, roll=corrected, rolls=(*turn.rolls[:-1], corrected)))
 
 
+def _scored_roll(state: GameState, what: str) -> RollScore:
+    """The scoring of the roll on the table, for ``what`` to go by; refused while dice of it are missing."""
+    scored = state.roll_score()
+    if scored is None:
+        turn = state.turn
+        read, thrown = (len(turn.roll), turn.dice_left) if turn is not None and turn.roll is not None else (0, 0)
+        raise IllegalAction(
+            f"{what}: only {read} of the {thrown} dice thrown were read, and a roll is scored only whole; "
+            "add the missing dice first (tap each in the camera view, or type c - FACE), or undo the roll and throw again"
+        )
+    return scored
+
+
 def _keep(state: GameState, action: Kept) -> GameState:
     what = f"keep {action.dice}"
     turn = _dice_turn(state, what)
     if turn.roll is None:
         raise IllegalAction(f"{what}: there is no roll on the table; roll first")
-    scored = score_roll(state.rules, turn.roll)
+    scored = _scored_roll(state, what)
     option = scored.option_for(action.dice)
     turn = replace(turn, roll=None, keeps=(*turn.keeps, option), total=turn.total + option.points)
     if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
@@ -439,13 +454,9 @@ def _farkle(state: GameState, action: Farkled) -> GameState:
     if rules.kind is GameKind.DICE:
         if turn.roll is None:
             raise IllegalAction("Farkle: there is no roll on the table")
-        scored = score_roll(rules, turn.roll)
+        scored = _scored_roll(state, "Farkle")
         if not scored.farkle:
             raise IllegalAction(f"Farkle: the roll {turn.roll} scores ({scored.best}); it is not a Farkle")
-        if state.missing_dice():
-            raise IllegalAction(
-                f"Farkle: only {len(turn.roll)} of the {turn.dice_left} dice were read; add the missing dice first"
-            )
     else:
         player = replace(player, farkle_cards=player.farkle_cards + 1)
     in_a_row, penalty = player.farkle_streak + 1, 0

@@ -164,8 +164,9 @@ class CameraGame:
             self.say(f"{name} rolls {state.turn.roll}")
         state = self.game.state
         turn = state.turn
-        if turn is not None and turn.roll is not None and self.session.taken is not None and state.missing_dice():
-            # no one at the table to tap the die in: the roll goes back, the dice are thrown again
+        if turn is not None and turn.roll is not None and self.session.taken is not None and state.roll_score() is None:
+            # a roll with dice missing is not scored, and no one is at the table to tap them in:
+            # the roll goes back, the dice are thrown again
             self.say(f"Only {len(turn.roll)} of the {turn.dice_left} dice were read: the roll is taken back; throw them again.")
             self.play.act(lambda game: game.undo())
             return
@@ -187,7 +188,9 @@ class CameraGame:
             if self.session.taken is None:
                 return None  # a roll typed or read elsewhere: not this camera's
             scored = state.roll_score()
-            if scored is None or scored.farkle:
+            if scored is None:
+                return None  # dice missing: not scored
+            if scored.farkle:
                 return Farkled()
             return Kept(self.chooser.keep(state))
         if not turn.keeps or not state.can_bank():

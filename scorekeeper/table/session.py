@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
+from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
@@ -48,9 +49,10 @@ TAP_TO_CONFIRM = "Tap each flagged die (?) to confirm or correct it; the roll is
 
 
 def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which dice of a roll are part of its best keep (drawn in the scoring colour)."""
+    """Which dice of a roll are part of its best keep (drawn in the scoring colour); none of a roll
+    with fewer dice than are in play, which is not scored (:meth:`GameState.roll_score`)."""
     mask = np.zeros(len(values), bool)
-    if state is None or not len(values):
+    if state is None or state.turn is None or not len(values) or len(values) < state.turn.dice_left:
         return mask
     try:
         best = score_roll(state.rules, Dice(int(v) for v in values)).best
@@ -321,7 +323,13 @@ class TableSession:
         if state is None or state.rules.kind is not GameKind.DICE or state.over or state.turn is None:
             return
         if state.phase is not Phase.TO_ROLL or not state.can_roll():
-            if state.phase is Phase.TO_KEEP:
+            if state.phase is Phase.TO_KEEP and state.roll_score() is None:
+                missing = state.missing_dice()
+                self.ask(
+                    f"The roll on the table waits for {missing} {'die' if missing == 1 else 'dice'} not read: "
+                    "tap each in where it lies, or undo the roll with Z and throw again."
+                )
+            elif state.phase is Phase.TO_KEEP:
                 self.ask("A roll is on the table: keep dice from it first (or undo it with Z).")
             return
         count, left = len(event.dice), state.turn.dice_left
@@ -432,11 +440,13 @@ class TableSession:
                 dice.corrections.append((was, face, box, self.pictures.keep(dice.frame, box, was, face)))
             dice.unsure[index] = False
         elif face == was:
+            said = tap_text(was, face)
+            self.ask(f"{said[0].upper()}{said[1:]}: nothing changed.")
             return
         elif not self._tap(dice, box, was, face):
             return
         dice.set_die(box, face)
-        self._after_tap(dice)
+        self._after_tap(dice, tap_text(was, face))
 
     def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int) -> None:
         """A die the camera missed, at (``x``, ``y``) frame pixels, shows ``face``."""
@@ -448,7 +458,7 @@ class TableSession:
         elif not self._tap(dice, box, None, face):
             return
         dice.set_die(box, face)
-        self._after_tap(dice)
+        self._after_tap(dice, tap_text(None, face))
 
     def _tap(self, dice: DiceOnTable, box: Box, was: int | None, face: int | None) -> bool:
         """Correct the roll taken; the dice drawn follow once the game has the correction."""
@@ -464,8 +474,16 @@ class TableSession:
         self.pictures.follow(self.play.game, step, dice, box)
         return True
 
-    def _after_tap(self, dice: DiceOnTable) -> None:
+    def _after_tap(self, dice: DiceOnTable, done: str) -> None:
+        """Follow a tap that did ``done`` (see :func:`tap_text`): a roll waiting for taps is taken
+        once none is flagged, and until then says what the tap did and how many flags are left."""
         if dice is self.pending and not any(dice.unsure):
             self._take_roll(dice)
-        else:
-            self.game_changed()
+            return
+        if dice is self.pending:
+            left = sum(dice.unsure)
+            self.ask(
+                f"{done[0].upper()}{done[1:]}. {left} flagged {'die' if left == 1 else 'dice'} (?) left to tap; "
+                "the roll is taken then."
+            )
+        self.game_changed()

@@ -71,7 +71,8 @@ class TableBoard:
     roll: str
     """The dice on the table ("" when none)."""
     roll_note: str
-    """What the roll means now: "FARKLE", "roll 4 dice", "keep dice"... ("" when nothing)."""
+    """What the roll means now: "FARKLE!", "roll 4 dice", "keep 1 1 5 for 250" (the dice that score,
+    the most points first), "5 of 6 dice not read: tap them in"... ("" when nothing)."""
     turn_total: str
     """The turn total ("1,250"; "" when no turn is on)."""
     banner: str
@@ -116,10 +117,13 @@ def table_board(state: GameState | None) -> TableBoard:
         return TableBoard(lines, "Game over" if state.over else "", "", "", "", banner)
     roll = " ".join(str(v) for v in turn.roll.values) if turn.roll is not None else ""
     scored = state.roll_score()
-    if scored is not None and scored.farkle:
+    best = scored.best if scored is not None else None
+    if turn.roll is not None and scored is None:
+        note = f"{state.missing_dice()} of {turn.dice_left} dice not read: tap them in"
+    elif best is None and scored is not None:
         note = "FARKLE!"
-    elif turn.roll is not None:
-        note = "keep dice"
+    elif best is not None:
+        note = f"keep {best.keep}: WINS THE GAME" if best is scored.winning_keep else f"keep {best.keep} for {best.points:,}"
     elif state.rules.kind is GameKind.DICE and state.can_roll():
         note = f"roll {turn.dice_left} dice"
     else:

@@ -19,11 +19,13 @@ class ControllerSignals(QObject):
     """The engine (or the disk) refused a step; nothing changed. The reason, for the screen."""
     notice = Signal(str)
     """Something to tell the table: a turn ended, a game was won, resumed or recovered."""
+    done = Signal(str)
+    """A line confirming a step taken, undone or redone (a roll, a keep, a tap, an undo)."""
 
 
 class GameController(PlainController):
     """The plain controller; views call its methods and connect to :attr:`changed`,
-    :attr:`refused` and :attr:`notice`."""
+    :attr:`refused`, :attr:`notice` and :attr:`done`."""
 
     def __init__(self, home: Path, parent: QObject | None = None) -> None:
         super().__init__(home)
@@ -32,6 +34,8 @@ class GameController(PlainController):
         self.changed = self.signals.changed
         self.refused = self.signals.refused
         self.notice = self.signals.notice
+        self.done = self.signals.done
         self.on_changed.append(self.changed.emit)
         self.on_refused.append(self.refused.emit)
         self.on_notice.append(self.notice.emit)
+        self.on_done.append(self.done.emit)

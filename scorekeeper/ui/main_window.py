@@ -148,6 +148,7 @@ class MainWindow(QMainWindow):
         self._menus()
         controller.changed.connect(self.refresh)
         controller.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        controller.done.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.resize(1400, 900)
         self.refresh()
         if settings_problem:

@@ -40,16 +40,16 @@ def turn_headline(state: GameState) -> str:
     return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
 
 
-def correction_text(was: int | None, now: int | None, state: GameState) -> str:
-    """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
-    if was is None:
-        what = f"Added the missed {now}"
-    elif now is None:
-        what = f"Took out the {was}: not a die"
-    else:
-        what = f"Corrected: the {was} is a {now}"
-    roll = state.turn.roll if state.turn is not None else None
-    return what + (f". The roll is now {roll}." if roll is not None else ".")
+def missing_text(state: GameState) -> str:
+    """What the banner says while the roll on the table waits for dice the camera did not read ("" when none)."""
+    missing = state.missing_dice()
+    if not missing or state.turn is None:
+        return ""
+    return (
+        f"{missing} of the {state.turn.dice_left} dice not read: this roll is not scored until "
+        f"{'it is' if missing == 1 else 'they are'} added. "
+        "Tap where each missed die lies, or type c - FACE; Z takes the roll back to throw again."
+    )
 
 
 def turn_notes(state: GameState) -> str:
@@ -85,8 +85,8 @@ class TurnPanel(QWidget):
         self.farkle = big(QLabel("FARKLE! Nothing in this roll scores."), 10)
         self.farkle.setStyleSheet("color: white; background: #c0392b; padding: 6px")
         self.farkle.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.missing = big(QLabel(), 2)
-        self.missing.setStyleSheet("color: #b03a2e")
+        self.missing = big(QLabel(), 4)
+        self.missing.setStyleSheet("color: black; background: #f5b041; padding: 6px")
         self.keeps = QWidget()
         self.keeps_layout = QGridLayout(self.keeps)
         self.keeps_layout.setContentsMargins(0, 0, 0, 0)
@@ -131,6 +131,7 @@ class TurnPanel(QWidget):
         controller.changed.connect(self.refresh)
         controller.refused.connect(self.show_refusal)
         controller.notice.connect(self.show_notice)
+        controller.done.connect(self.show_notice)
         self.refresh()
 
     def show_refusal(self, text: str) -> None:
@@ -178,8 +179,6 @@ class TurnPanel(QWidget):
             if text[0] in "cC":
                 was, now = parse_correction(text)
                 done = self.controller.take(DieCorrected(was, now))
-                if done and self.controller.state is not None:
-                    self.show_notice(correction_text(was, now, self.controller.state))
             elif state.phase is Phase.TO_KEEP:
                 done = self.controller.take(Kept(parse_dice(text)))
             else:
@@ -224,10 +223,7 @@ class TurnPanel(QWidget):
         missing = state.missing_dice()
         self.farkle.setVisible(farkle)
         self.missing.setVisible(bool(missing))
-        self.missing.setText(
-            f"{missing} of the {turn.dice_left if turn else 0} dice not read: tap where a die was missed, "
-            "or type c - FACE"
-        )
+        self.missing.setText(missing_text(state))
         self.farkle_button.setVisible(farkle and not missing)
         if scored is not None:
             for number, option in enumerate(scored.options[:MAX_KEEP_BUTTONS]):
