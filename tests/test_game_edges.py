@@ -147,6 +147,22 @@ def test_a_roll_with_dice_missing_is_not_scored_until_they_are_added() -> None:
     assert (game.state.turn.total, game.state.turn.dice_left) == (100, 5)
 
 
+def test_a_game_whose_log_kept_dice_from_a_roll_with_dice_missing_still_loads_in_full() -> None:
+    # a log written before such keeps were refused: Ann kept the 1 of a roll with 2 of 6 dice read
+    from scorekeeper.game import Banked, DiceRolled, Kept
+    from scorekeeper.rules import Dice
+
+    old = new_game("retail")
+    events = [*old.events, DiceRolled(Dice.from_str("1 3")), Kept(Dice.from_str("1")), Banked(), DiceRolled(Dice.from_str("5 2 3 4 6 6"))]
+    game = Game.from_events(events)
+    assert [player.score for player in game.state.players] == [100, 0] and len(game.events) == len(events)
+    game.undo()
+    game.undo()
+    assert game.state.turn is not None and game.state.turn.total == 100, "undo replays the old keep too"
+    game.undo()
+    assert refused(lambda: game.keep("1"), IllegalAction).startswith("keep 1: only 2 of the 6 dice thrown were read")
+
+
 # --------------------------------------------------------------------------- corrections
 
 

@@ -31,7 +31,7 @@ from scorekeeper.game.events import (
     StepsInForce,
     Undone,
 )
-from scorekeeper.game.state import GameState, apply, check_target, start
+from scorekeeper.game.state import GameState, apply, check_target, refuse_missing_dice, start
 from scorekeeper.rules import Dice, IllegalAction, RuleSet
 
 EventSink = Callable[[Event], None]
@@ -145,10 +145,16 @@ class Game:
         elif isinstance(event, GameStarted):
             raise IllegalAction("the game has already started")
         else:
-            self.act(event)
+            self._step(event)
 
     def act(self, action: Action) -> None:
-        """Take one step of play, or raise and change nothing."""
+        """Take one new step of play, or raise and change nothing. A keep from a roll with dice
+        missing is refused (``refuse_missing_dice``)."""
+        if isinstance(action, Kept):
+            refuse_missing_dice(self._state, f"keep {action.dice}")
+        self._step(action)
+
+    def _step(self, action: Action) -> None:
         state = apply(self._state, action)
         self._emit(action)
         self._state = state

@@ -378,25 +378,25 @@ def _correct(state: GameState, action: DieCorrected) -> GameState:
     return replace(state, turn=replace(turn, roll=corrected, rolls=(*turn.rolls[:-1], corrected)))
 
 
-def _scored_roll(state: GameState, what: str) -> RollScore:
-    """The scoring of the roll on the table, for ``what`` to go by; refused while dice of it are missing."""
-    scored = state.roll_score()
-    if scored is None:
-        turn = state.turn
-        read, thrown = (len(turn.roll), turn.dice_left) if turn is not None and turn.roll is not None else (0, 0)
+def refuse_missing_dice(state: GameState, what: str) -> None:
+    """Refuse ``what`` while the roll on the table shows fewer dice than were thrown: a roll is
+    scored only whole."""
+    turn = state.turn
+    if state.missing_dice() and turn is not None and turn.roll is not None:
         raise IllegalAction(
-            f"{what}: only {read} of the {thrown} dice thrown were read, and a roll is scored only whole; "
+            f"{what}: only {len(turn.roll)} of the {turn.dice_left} dice thrown were read, and a roll is scored only whole; "
             "add the missing dice first (tap each in the camera view, or type c - FACE), or undo the roll and throw again"
         )
-    return scored
 
 
 def _keep(state: GameState, action: Kept) -> GameState:
+    """A keep from the roll on the table. One from a roll with dice missing is refused as a new
+    step (``Game.act``), and still taken from a game's log written before that rule."""
     what = f"keep {action.dice}"
     turn = _dice_turn(state, what)
     if turn.roll is None:
         raise IllegalAction(f"{what}: there is no roll on the table; roll first")
-    scored = _scored_roll(state, what)
+    scored = score_roll(state.rules, turn.roll)
     option = scored.option_for(action.dice)
     turn = replace(turn, roll=None, keeps=(*turn.keeps, option), total=turn.total + option.points)
     if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
@@ -454,7 +454,8 @@ def _farkle(state: GameState, action: Farkled) -> GameState:
     if rules.kind is GameKind.DICE:
         if turn.roll is None:
             raise IllegalAction("Farkle: there is no roll on the table")
-        scored = _scored_roll(state, "Farkle")
+        refuse_missing_dice(state, "Farkle")
+        scored = score_roll(rules, turn.roll)
         if not scored.farkle:
             raise IllegalAction(f"Farkle: the roll {turn.roll} scores ({scored.best}); it is not a Farkle")
     else:

@@ -117,12 +117,12 @@ def table_board(state: GameState | None) -> TableBoard:
         return TableBoard(lines, "Game over" if state.over else "", "", "", "", banner)
     roll = " ".join(str(v) for v in turn.roll.values) if turn.roll is not None else ""
     scored = state.roll_score()
-    best = scored.best if scored is not None else None
     if turn.roll is not None and scored is None:
         note = f"{state.missing_dice()} of {turn.dice_left} dice not read: tap them in"
-    elif best is None and scored is not None:
+    elif scored is not None and scored.best is None:
         note = "FARKLE!"
-    elif best is not None:
+    elif scored is not None and scored.best is not None:
+        best = scored.best
         note = f"keep {best.keep}: WINS THE GAME" if best is scored.winning_keep else f"keep {best.keep} for {best.points:,}"
     elif state.rules.kind is GameKind.DICE and state.can_roll():
         note = f"roll {turn.dice_left} dice"
