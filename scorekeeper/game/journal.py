@@ -42,8 +42,9 @@ import fcntl
 import glob
 import json
 import os
+import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -550,17 +551,29 @@ def _recover(path: Path, contents: JournalContents, damage: JournalDamage) -> Jo
     return JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
 
 
+def is_real(path: Path, kind: Callable[[int], bool] = stat.S_ISREG) -> bool:
+    """Whether ``path`` itself (not a link's target) is there and of ``kind`` (a regular file by
+    default): tidying touches nothing else, so it never leaves the folder it tidies."""
+    try:
+        return kind(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
 def finish_interrupted(folder: Path) -> None:
     """Tidy what a killed recovery left in ``folder``: a recovered copy whose journal is gone (left
     by an older scorekeeper, which moved the damaged file first) takes the journal's name; any
     other is dropped (the journal is still there and is recovered again when opened), and so is a
-    half-made copy of a damaged file."""
+    half-made copy of a damaged file. Links are left alone (:func:`is_real`)."""
     for copy in folder.glob(f".*{SUFFIX}.copying"):
-        copy.unlink(missing_ok=True)
+        if is_real(copy):
+            copy.unlink(missing_ok=True)
     for fresh in folder.glob(f".*{SUFFIX}.recovering"):
         journal = fresh.with_name(fresh.name.removeprefix(".").removesuffix(".recovering"))
+        if not is_real(fresh):
+            continue
         try:
-            if journal.exists():
+            if os.path.lexists(journal):
                 fresh.unlink()
             else:
                 os.replace(fresh, journal)
@@ -572,7 +585,9 @@ def finish_interrupted(folder: Path) -> None:
 def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
     """Remove a journal that a start killed before the game's first event left holding nothing
     (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS` and no
-    writer holds it, with the lock the killed start left."""
+    writer holds it, with the lock the killed start left; a link is left alone (:func:`is_real`)."""
+    if not is_real(path):
+        return
     try:
         size, changed = path.stat().st_size, path.stat().st_mtime
     except OSError:
