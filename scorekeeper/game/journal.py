@@ -569,7 +569,7 @@ def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
         except EventFormatError:
             skipped.append(number)
             continue
-        text = raw + b"\n"
+        repair = False
         try:
             step = _step_of(record)
         except FarkleError:
@@ -578,7 +578,7 @@ def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
             except FarkleError:
                 skipped.append(number)
                 continue
-            text = _line(event_to_dict(step))
+            repair = True
         try:
             taken = _apply(game, step)
         except FarkleError as exc:
@@ -589,10 +589,14 @@ def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
             break
         assert taken is not None
         game = taken
-        if text != raw + b"\n":
+        if repair:
+            assert step is not None and not isinstance(step, tuple)
             repaired.append(number)
-        kept.append(text)
-        kept_after += number != damage.line
+            kept.append(_line(event_to_dict(step)))
+        else:
+            kept.append(raw + b"\n")
+        if number != damage.line:
+            kept_after += 1
     left_out = len(lines) - stopped_at + 1 if stopped_at else 0
     told = JournalDamage(
         path, damage.line, damage.reason, damage.recovered,
@@ -663,9 +667,9 @@ def open_journal(path: str | Path) -> Recovered:
     one; the game is held for this process (:class:`GameOpenElsewhere` when another one holds it).
 
     A damaged file is never written over: it is kept under a new name, and the lines kept replace
-    it under the original name in one rename. Each step leaves the
-    original name holding either the damaged file or the recovered one, so a recovery cut off
-    at any point is simply done again the next time (see :func:`finish_interrupted`).
+    it under the original name in one rename. Each step leaves the original name holding either
+    the damaged file or the recovered one, so a recovery cut off at any point is simply done again
+    the next time (see :func:`finish_interrupted`).
     """
     path = Path(path)
     lock = GameLock.take(path)
