@@ -128,3 +128,40 @@ def test_the_page_follows_the_journal_in_a_phone_browser(phone: Chrome, tmp_path
     finally:
         server.stop()
         journal.close()
+
+
+def test_a_damaged_journal_is_said_on_the_phone_above_the_scores(phone: Chrome, tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "game.jsonl")
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"], sink=journal.write)
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.bank()
+    server = BackgroundServer(journal.path, LOCAL)
+    url = server.start()
+    try:
+        phone.get(url)
+        wait = WebDriverWait(phone, 10, poll_frequency=0.05)
+        wait.until(lambda chrome: "Live" in board(chrome)["live"])
+        with open(journal.path, "a", encoding="utf-8") as tamper:
+            tamper.write('{"type":"rolled","dice":"../../etc/passwd"}\n')
+        game.roll("5 5 5 2 3 4")
+        notice = wait.until(lambda chrome: chrome.execute_script(
+            "const found = document.getElementById('damaged');"
+            "if (!found) { return null; } const box = found.getBoundingClientRect();"
+            "return {text: found.textContent, top: box.top, height: box.height, role: found.getAttribute('role'),"
+            " scores: document.getElementById('scores').getBoundingClientRect().top,"
+            " background: getComputedStyle(found).backgroundColor};"
+        ))
+        assert notice["text"] == "This game's journal is damaged at line 8; the scores shown are up to there."
+        assert notice["role"] == "alert" and notice["height"] > 0 and notice["top"] < notice["scores"] < PHONE["height"]
+        assert notice["background"] == "rgb(198, 40, 40)", "the style sheet (no inline style under the page's policy) colours it"
+        shown = board(phone)
+        assert shown["scores"] == {"Ann": "250", "Bob": "0"} and shown["turn"] == "Bob to play" and shown["total"] == "0"
+        problems = [entry for entry in phone.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not problems, problems
+        folder = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        assert phone.save_screenshot(str(folder / "51-phone-journal-damaged.png"))
+    finally:
+        server.stop()
+        journal.close()

@@ -20,8 +20,9 @@ for writing. Readers (the phones' scoreboard, the exports) take no lock.
 
 Reading stops at the first line that cannot be taken (cut off mid-write, not
 JSON, not an event, or an event the game refuses) and says which line that is;
-:func:`open_journal` recovers everything before it, moves the damaged file aside
-under a new name and goes on in a fresh copy of the good part.
+:func:`open_journal` recovers everything before it and every later step that still
+follows the rules once the bad line is left out (:func:`salvage`), keeps the damaged
+file under a new name and goes on in a fresh copy of what was kept.
 
 >>> import tempfile
 >>> from scorekeeper.rules import load_rules
@@ -42,9 +43,10 @@ import fcntl
 import glob
 import json
 import os
+import stat
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,14 +97,47 @@ class JournalDamage:
     recovered: int
     """How many events before that line were recovered."""
     kept_as: Path | None = None
-    """Where the damaged file was moved, untouched; None when it was only read."""
+    """Where the damaged file was kept, untouched; None when it was only read."""
+    skipped: tuple[int, ...] = ()
+    """The lines a recovery left out, as none of them can be read as a step (the damaged line
+    first, unless it was kept)."""
+    repaired: tuple[int, ...] = ()
+    """The lines a recovery kept without the name of a picture, the one thing wrong with them."""
+    kept_after: int = 0
+    """How many lines after the damaged one a recovery kept, each still following the rules."""
+    stopped_at: int = 0
+    """The line whose step the game refuses once the lines before it are left out: a recovery keeps
+    nothing from there on (0 when it went to the end of the file)."""
+    stopped: str = ""
+    """The game's reason for refusing the step of :attr:`stopped_at`."""
+    left_out: int = 0
+    """How many lines from :attr:`stopped_at` on a recovery did not keep."""
 
     def __str__(self) -> str:
-        kept = f"; the damaged file is kept as {self.kept_as}" if self.kept_as is not None else ""
-        return (
-            f"{self.path}: the journal breaks at line {self.line} ({self.reason}); "
-            f"the {self.recovered} events before it are recovered{kept}"
-        )
+        told = f"{self.path}: the journal breaks at line {self.line} ({self.reason}); the {self.recovered} events before it are recovered"
+        if self.kept_as is None:
+            return told
+        if self.skipped == (self.line,) and not self.kept_after and not self.stopped_at:
+            return f"{told}; the damaged file is kept as {self.kept_as}"
+        if self.repaired:
+            told += f"; {_lines_named(self.repaired)} kept without the name of a picture, which was not a picture's name"
+        if self.skipped:
+            told += f"; {_lines_named(self.skipped)} left out, as no step can be read from {'it' if len(self.skipped) == 1 else 'them'}"
+        if self.kept_after:
+            told += f"; {self.kept_after} of the lines after line {self.line} kept, each still following the rules"
+        if self.stopped_at:
+            told += (
+                f"; the {self.left_out} lines from line {self.stopped_at} on are not kept, as the game refuses "
+                f"line {self.stopped_at} once the lines before it are left out ({self.stopped})"
+            )
+        return f"{told}; the damaged file is kept as {self.kept_as}"
+
+
+def _lines_named(numbers: Sequence[int]) -> str:
+    """Line numbers in words: "line 7", "lines 7, 9 and 12"."""
+    if len(numbers) == 1:
+        return f"line {numbers[0]}"
+    return f"lines {', '.join(str(n) for n in numbers[:-1])} and {numbers[-1]}"
 
 
 @dataclass(frozen=True)
@@ -383,6 +418,32 @@ def _take(game: Game | None, event: Event) -> Game:
     return game
 
 
+Step = Event | tuple[Event, ...] | None
+"""What one line of a journal stands for: an event, the whole new log of a rebuilt game, or None
+for the players shelving the game."""
+
+
+def _step_of(record: Any) -> Step:
+    """The step a journal line holds; :class:`EventFormatError` when it holds none."""
+    if isinstance(record, dict) and record.get("type") == SHELVED:
+        return None
+    if isinstance(record, dict) and record.get("type") == REBUILT:
+        listed = record.get("events")
+        if not isinstance(listed, list):
+            raise EventFormatError("a rebuilt game without its list of events")
+        return tuple(event_from_dict(item) for item in listed)
+    return event_from_dict(record)
+
+
+def _apply(game: Game | None, step: Step) -> Game | None:
+    """The game once ``step`` is taken (raising the game's reason when it refuses it)."""
+    if step is None:
+        return game
+    if isinstance(step, tuple):
+        return Game.from_events(step)
+    return _take(game, step)
+
+
 def _header_problem(data: Any) -> str | None:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         return "not a scorekeeper journal"
@@ -394,28 +455,49 @@ def _header_problem(data: Any) -> str | None:
     return None
 
 
+CUT_OFF = "the line was cut off while it was being written"
+"""The reason given for a last line without its end (a writer killed, or still writing it)."""
+
+
+def _lines(data: bytes) -> list[bytes]:
+    """A journal's lines without their ends (the last one too when it has none)."""
+    lines = data.split(b"\n")
+    complete = lines[:-1]
+    if lines[-1]:
+        complete.append(lines[-1])
+    return complete
+
+
+def _record(path: Path, data: bytes, start: int, raw: bytes, number: int) -> Any:
+    """The JSON of line ``number`` (starting at byte ``start``); :class:`EventFormatError` saying
+    what is wrong when it is cut off or not JSON."""
+    if start + len(raw) + 1 > len(data):
+        raise EventFormatError(CUT_OFF)
+    try:
+        return parse_json(decode_text(raw, str(path), line=number), str(path), line=number)
+    except InputFileError as exc:
+        raise EventFormatError(f"not a JSON line: {str(exc).removeprefix(f'{path}:{number}: ')}") from None
+
+
 def read_journal(path: str | Path) -> JournalContents:
     """Read a journal as far as it goes, without changing anything on disk."""
     path = Path(path)
-    data = read_file(path, "journal", JournalError)
+    return _read(path, read_file(path, "journal", JournalError))
+
+
+def _read(path: Path, data: bytes) -> JournalContents:
+    """What the journal ``data`` read from ``path`` holds, as far as it can be read."""
     game: Game | None = None
     shelved = False
     good = 0
     number = 0
     reason = ""
-    lines = data.split(b"\n")
-    complete = lines[:-1]
-    if lines[-1]:
-        complete.append(lines[-1])
-    for number, raw in enumerate(complete, start=1):
+    for number, raw in enumerate(_lines(data), start=1):
         end = good + len(raw) + 1
-        if end > len(data):
-            reason = "the line was cut off while it was being written"
-            break
         try:
-            record = parse_json(decode_text(raw, str(path), line=number), str(path), line=number)
-        except InputFileError as exc:
-            reason = f"not a JSON line: {str(exc).removeprefix(f'{path}:{number}: ')}"
+            record = _record(path, data, good, raw, number)
+        except EventFormatError as exc:
+            reason = str(exc)
             break
         if number == 1:
             problem = _header_problem(record)
@@ -426,18 +508,12 @@ def read_journal(path: str | Path) -> JournalContents:
             good = end
             continue
         try:
-            if isinstance(record, dict) and record.get("type") == SHELVED:
-                shelved = True
-            elif isinstance(record, dict) and record.get("type") == REBUILT:
-                listed = record.get("events")
-                if not isinstance(listed, list):
-                    raise EventFormatError("a rebuilt game without its list of events")
-                game = Game.from_events([event_from_dict(item) for item in listed])
-            else:
-                game = _take(game, event_from_dict(record))
+            step = _step_of(record)
+            game = _apply(game, step)
         except FarkleError as exc:
             reason = str(exc)
             break
+        shelved = shelved or step is None
         good = end
     else:
         number = 0
@@ -446,6 +522,87 @@ def read_journal(path: str | Path) -> JournalContents:
     events = game.events if game is not None else ()
     damage = JournalDamage(path, number, reason, len(events)) if reason else None
     return JournalContents(events, good, shelved, damage)
+
+
+def _without_pictures(record: Any) -> Event:
+    """The event of a line whose only fault is the name of a picture (its ``photo`` or ``picture``
+    field), with those fields left out; :class:`EventFormatError` when it is wrong elsewhere too."""
+    if not isinstance(record, dict) or not {"photo", "picture"} & record.keys():
+        raise EventFormatError("no picture's name to leave out")
+    return event_from_dict({key: value for key, value in record.items() if key not in ("photo", "picture")})
+
+
+@dataclass(frozen=True)
+class Salvage:
+    """What recovery keeps of a damaged journal: its readable start, then every later line that
+    can be read and still follows the rules."""
+
+    game: Game
+    """The game the kept lines make."""
+    data: bytes
+    """The kept lines, as they go back on disk (each kept line as it was, a repaired one rewritten)."""
+    damage: JournalDamage
+    """The damage, with what was kept, repaired and left out after it."""
+
+
+def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
+    """Keep what can be kept of the damaged journal ``data`` read as ``contents``: a line that
+    cannot be read as a step is left out (one whose only fault is a picture's name is kept without
+    it), and every later line is replayed through the rules; the first step the game refuses once
+    the lines before it are left out ends the recovery there (the damaged line itself, refused, is
+    only left out)."""
+    damage = contents.damage
+    assert damage is not None
+    game = Game.from_events(contents.events)
+    kept = [data[: contents.good_bytes]]
+    lines = _lines(data)
+    start = contents.good_bytes
+    skipped: list[int] = []
+    repaired: list[int] = []
+    kept_after = stopped_at = 0
+    stopped = ""
+    for number in range(damage.line, len(lines) + 1):
+        raw = lines[number - 1]
+        line_start, start = start, start + len(raw) + 1
+        try:
+            record = _record(path, data, line_start, raw, number)
+        except EventFormatError:
+            skipped.append(number)
+            continue
+        repair = False
+        try:
+            step = _step_of(record)
+        except FarkleError:
+            try:
+                step = _without_pictures(record)
+            except FarkleError:
+                skipped.append(number)
+                continue
+            repair = True
+        try:
+            taken = _apply(game, step)
+        except FarkleError as exc:
+            if number == damage.line:
+                skipped.append(number)
+                continue
+            stopped_at, stopped = number, str(exc)
+            break
+        assert taken is not None
+        game = taken
+        if repair:
+            assert step is not None and not isinstance(step, tuple)
+            repaired.append(number)
+            kept.append(_line(event_to_dict(step)))
+        else:
+            kept.append(raw + b"\n")
+        if number != damage.line:
+            kept_after += 1
+    left_out = len(lines) - stopped_at + 1 if stopped_at else 0
+    told = JournalDamage(
+        path, damage.line, damage.reason, damage.recovered,
+        skipped=tuple(skipped), repaired=tuple(repaired), kept_after=kept_after, stopped_at=stopped_at, stopped=stopped, left_out=left_out,
+    )
+    return Salvage(game, b"".join(kept), told)
 
 
 @dataclass(frozen=True)
@@ -506,40 +663,44 @@ def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
 
 
 def open_journal(path: str | Path) -> Recovered:
-    """Open a journal to go on with its game, recovering what comes before any damage; the game is
-    held for this process (:class:`GameOpenElsewhere` when another one holds it).
+    """Open a journal to go on with its game, recovering what :func:`salvage` keeps of a damaged
+    one; the game is held for this process (:class:`GameOpenElsewhere` when another one holds it).
 
-    A damaged file is never written over: it is kept under a new name, and the readable lines
-    before the damage replace it under the original name in one rename. Each step leaves the
-    original name holding either the damaged file or the recovered one, so a recovery cut off
-    at any point is simply done again the next time (see :func:`finish_interrupted`).
+    A damaged file is never written over: it is kept under a new name, and the lines kept replace
+    it under the original name in one rename. Each step leaves the original name holding either
+    the damaged file or the recovered one, so a recovery cut off at any point is simply done again
+    the next time (see :func:`finish_interrupted`).
     """
     path = Path(path)
     lock = GameLock.take(path)
     try:
-        contents = read_journal(path)
+        data = read_file(path, "journal", JournalError)
+        contents = _read(path, data)
         if not contents.events:
             raise no_game_error(path, contents.damage)
+        events = contents.events
         damage = contents.damage
         if damage is not None:
-            damage = _recover(path, contents, damage)
+            kept = salvage(path, data, contents)
+            damage = _recover(path, kept)
+            events = kept.game.events
         journal = Journal.append_to(path, lock)
     except BaseException:
         lock.release()
         raise
-    game = Game.from_events(contents.events, sink=journal.write)
+    game = Game.from_events(events, sink=journal.write)
     return Recovered(game, journal, damage)
 
 
-def _recover(path: Path, contents: JournalContents, damage: JournalDamage) -> JournalDamage:
-    """Keep the damaged file aside and put its readable start in its place."""
+def _recover(path: Path, kept: Salvage) -> JournalDamage:
+    """Keep the damaged file aside and put what recovery keeps of it (:func:`salvage`) in its place."""
+    damage = kept.damage
     aside = _aside_name(path)
     fresh = _recovering_name(path)
     try:
-        good = path.read_bytes()[: contents.good_bytes]
         _keep_aside(path, aside)
         with open(fresh, "wb") as stream:
-            stream.write(good)
+            stream.write(kept.data)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(fresh, path)
@@ -547,20 +708,32 @@ def _recover(path: Path, contents: JournalContents, damage: JournalDamage) -> Jo
         fresh.unlink(missing_ok=True)
         raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
     sync_folder(path.parent)
-    return JournalDamage(path, damage.line, damage.reason, damage.recovered, aside)
+    return replace(damage, kept_as=aside)
+
+
+def is_real(path: Path, kind: Callable[[int], bool] = stat.S_ISREG) -> bool:
+    """Whether ``path`` itself (not a link's target) is there and of ``kind`` (a regular file by
+    default): tidying touches nothing else, so it never leaves the folder it tidies."""
+    try:
+        return kind(path.lstat().st_mode)
+    except OSError:
+        return False
 
 
 def finish_interrupted(folder: Path) -> None:
     """Tidy what a killed recovery left in ``folder``: a recovered copy whose journal is gone (left
     by an older scorekeeper, which moved the damaged file first) takes the journal's name; any
     other is dropped (the journal is still there and is recovered again when opened), and so is a
-    half-made copy of a damaged file."""
+    half-made copy of a damaged file. Links are left alone (:func:`is_real`)."""
     for copy in folder.glob(f".*{SUFFIX}.copying"):
-        copy.unlink(missing_ok=True)
+        if is_real(copy):
+            copy.unlink(missing_ok=True)
     for fresh in folder.glob(f".*{SUFFIX}.recovering"):
         journal = fresh.with_name(fresh.name.removeprefix(".").removesuffix(".recovering"))
+        if not is_real(fresh):
+            continue
         try:
-            if journal.exists():
+            if os.path.lexists(journal):
                 fresh.unlink()
             else:
                 os.replace(fresh, journal)
@@ -572,7 +745,9 @@ def finish_interrupted(folder: Path) -> None:
 def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
     """Remove a journal that a start killed before the game's first event left holding nothing
     (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS` and no
-    writer holds it, with the lock the killed start left."""
+    writer holds it, with the lock the killed start left; a link is left alone (:func:`is_real`)."""
+    if not is_real(path):
+        return
     try:
         size, changed = path.stat().st_size, path.stat().st_mtime
     except OSError:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import shutil
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, StepsInForce, is_photo_name
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, check_not_open_elsewhere, games_folder, lock_path, segments
+from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, check_not_open_elsewhere, games_folder, is_real, lock_path, segments
 
 FOLDER_SUFFIX = ".photos"
 """How the folder of a journal's pictures is named: the journal's name with this instead of ``.jsonl``."""
@@ -160,19 +161,23 @@ def delete_game(journal: Path) -> None:
 def tidy_photo_folders(home: Path) -> None:
     """Remove picture folders whose journal is gone (a game deleted by hand, or a delete cut off),
     and the temporary files of pictures whose writing a kill cut off (once they are
-    :data:`~scorekeeper.game.journal.STALE_SECONDS` old: a window may be writing one now)."""
+    :data:`~scorekeeper.game.journal.STALE_SECONDS` old: a window may be writing one now).
+
+    Only real folders and files are touched: a link in the games folder or in a picture folder
+    (to pictures kept on another disk, say) is left as it is, and so is whatever it points to."""
     folder = games_folder(home)
     if not folder.is_dir():
         return
     for pictures in folder.glob(f"*{FOLDER_SUFFIX}"):
-        if not pictures.is_dir():
+        if not is_real(pictures, stat.S_ISDIR):
             continue
         if not pictures.with_name(pictures.name.removesuffix(FOLDER_SUFFIX) + SUFFIX).exists():
             shutil.rmtree(pictures, ignore_errors=True)
             continue
         for partial in pictures.glob(".*.tmp"):
             try:
-                if time.time() - partial.stat().st_mtime > STALE_SECONDS:
+                status = partial.lstat()
+                if stat.S_ISREG(status.st_mode) and time.time() - status.st_mtime > STALE_SECONDS:
                     partial.unlink()
             except OSError:
                 continue

@@ -76,6 +76,9 @@ class Board:
     """The name of the rules in force."""
     entry_minimum: int
     """Points needed in one turn to get on the board (0: none)."""
+    damaged_at: int = 0
+    """The line where the game's journal breaks: the board shows the game up to there (0: the
+    file reads whole)."""
 
 
 def _last_roll(state: GameState, events: Sequence[Event]) -> LastRoll | None:

@@ -91,7 +91,13 @@ def _seat_rows(board: Board) -> str:
 
 def board_html(board: Board) -> str:
     """The board as the HTML that fills the page's ``<main>``; every name from the game is escaped."""
-    parts = [_banner(board)]
+    parts = []
+    if board.damaged_at:
+        parts.append(
+            f'<p class="banner damaged" id="damaged" role="alert">This game\'s journal is damaged at line '
+            f"{board.damaged_at:,}; the scores shown are up to there.</p>"
+        )
+    parts.append(_banner(board))
     if board.seats:
         parts.append(
             '<table class="scores" id="scores"><thead><tr><th>Player</th><th>Score</th></tr></thead>'

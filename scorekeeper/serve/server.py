@@ -7,6 +7,9 @@ Everything lives under ``/TOKEN/``, where TOKEN is a random secret of at least 1
 * ``/TOKEN/style.css``, ``/TOKEN/board.js``: the page's own files;
 * ``/TOKEN/roll/NAME.jpg``: the picture of the last roll, the one file the journal names for it.
 
+A damaged journal is shown up to the line where it breaks, the page saying so, and the terminal
+is told once (see :meth:`ScoreServer._tell`).
+
 Any other path, and any path with another token, answers a bare 404. Only GET (and HEAD) is taken:
 nothing the page or anyone else sends can change the game. Every answer says ``no-store`` and
 carries a content security policy that lets the page load nothing but its own files. Connections
@@ -96,6 +99,7 @@ class ScoreServer:
         self._runner: web.AppRunner | None = None
         self._watch: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
+        self._told = ""
 
     @property
     def url(self) -> str:
@@ -124,8 +128,25 @@ class ScoreServer:
             self._number += 1
             changed, self._changed = self._changed, asyncio.Event()
             changed.set()
-        if self.follower.problem:
-            log.warning("scoreboard: %s", self.follower.problem)
+        self._tell()
+
+    def _tell(self) -> None:
+        """Say on the terminal, once each time it changes, what is wrong with the game's file: it
+        cannot be read, or the journal is damaged (the page says so too), or it reads whole again."""
+        follower = self.follower
+        damage = follower.damage
+        told = follower.problem
+        if not told and follower.board is not None and follower.board.damaged_at and damage is not None:
+            told = (
+                f"{follower.path}: the journal is damaged at line {damage.line} ({damage.reason}); the phones show the "
+                "scores up to there (going on with the game recovers every step that still follows the rules)"
+            )
+        if told != self._told:
+            if told:
+                log.warning("scoreboard: %s", told)
+            else:
+                log.warning("scoreboard: %s reads whole again; the phones show all of it", follower.path)
+            self._told = told
 
     async def start(self) -> None:
         """Read the game, then listen; raises :class:`ServeError` when either cannot be done."""
