@@ -81,8 +81,12 @@ def _where(where: str, line: int | None) -> str:
     return where if line is None else f"{where}:{line}"
 
 
-def _what_it_is(mode: int) -> str | None:
-    """What a file that is not a regular file is, in words (None: a regular file)."""
+def what_it_is(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat``'s) is when not a regular file, in words (None: a regular file).
+
+    >>> what_it_is(os.stat("/dev/null").st_mode), what_it_is(os.stat("/").st_mode)
+    ('a device', 'a folder')
+    """
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
@@ -152,7 +156,7 @@ def check_folder(path: str | Path, what: str, error: type[ValueError] = InputFil
         status = os.stat(path)
     except OSError as exc:
         raise error(why_unreadable(path, what, exc)) from None
-    kind = _what_it_is(status.st_mode)
+    kind = what_it_is(status.st_mode)
     if kind != "a folder":
         raise error(f"{path}: {kind or 'a file'}, not a {what}")
     if not os.access(path, os.R_OK | os.X_OK):
@@ -160,7 +164,7 @@ def check_folder(path: str | Path, what: str, error: type[ValueError] = InputFil
 
 
 def _check_status(path: Path, status: os.stat_result, what: str, error: type[ValueError], limit: int | None) -> None:
-    kind = _what_it_is(status.st_mode)
+    kind = what_it_is(status.st_mode)
     if kind == "a folder":
         raise error(f"{path}: is a folder, not a {what}")
     if kind is not None:

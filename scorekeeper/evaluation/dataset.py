@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import check_file, quote, read_file, read_head, read_text, shorten
+from scorekeeper.safe_input import check_file, check_folder, quote, read_file, read_head, read_text, shorten
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.images import MAX_IMAGE_BYTES, MAX_PIXELS, header_size
 from scorekeeper.vision.processing import box_iou
@@ -122,6 +122,7 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
     folder = Path(folder)
     images_dir = folder / "images"
     labels_dir = folder / "labels"
+    check_folder(folder, "data set folder", DatasetError)
     if not images_dir.is_dir():
         raise DatasetError(f"{folder} is not a data set: it has no images/ folder (expected images/ and labels/)")
     stems: dict[str, Path] = {p.stem: p for p in sorted(images_dir.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES}

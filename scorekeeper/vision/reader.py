@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import parse_json, read_file, read_text
+from scorekeeper.safe_input import check_folder, parse_json, read_file, read_text
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.table_head import TableHead
 from scorekeeper.vision.processing import (
@@ -120,6 +120,7 @@ class ModelFiles:
         folder = default_model_dir() if folder is None else Path(folder)
         if folder.is_file() and folder.name == MANIFEST_FILE:
             folder = folder.parent
+        check_folder(folder, "model folder", ModelError)
         manifest_path = folder / MANIFEST_FILE
         if not os.path.lexists(manifest_path):
             raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
