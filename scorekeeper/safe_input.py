@@ -2,9 +2,12 @@
 
 Every reader of a user's file goes through here, so a damaged, hostile or simply wrong file
 gets a clear ``ValueError`` naming the file (and the line, where there is one) instead of a
-traceback: the size is bounded before the file is read, text must be UTF-8, JSON and TOML may
-nest only so deep and hold only so many digits in a whole number, and errors quote at most a
-short piece of the bad input. Nothing here writes anything.
+traceback: only a regular file is opened (a named pipe, a device or a folder is refused from what
+``os.stat`` says, so nothing waits on a pipe or reads ``/dev/zero`` for ever), its size is bounded
+before it is read, a link that loops or leads nowhere is called that, text must be UTF-8 (a
+byte-order mark first is dropped), JSON and TOML may nest only so deep and hold only so many
+digits in a whole number, and errors quote at most a short piece of the bad input. Nothing here
+writes anything.
 
 >>> parse_json('{"a": [1, 2]}', "f.json")
 {'a': [1, 2]}
