@@ -120,7 +120,8 @@ class ModelFiles:
         folder = default_model_dir() if folder is None else Path(folder)
         if folder.is_file() and folder.name == MANIFEST_FILE:
             folder = folder.parent
-        check_folder(folder, "model folder", ModelError)
+        if os.path.lexists(folder):
+            check_folder(folder, "model folder", ModelError)
         manifest_path = folder / MANIFEST_FILE
         if not os.path.lexists(manifest_path):
             raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
