@@ -2,9 +2,12 @@
 
 Every reader of a user's file goes through here, so a damaged, hostile or simply wrong file
 gets a clear ``ValueError`` naming the file (and the line, where there is one) instead of a
-traceback: the size is bounded before the file is read, text must be UTF-8, JSON and TOML may
-nest only so deep and hold only so many digits in a whole number, and errors quote at most a
-short piece of the bad input. Nothing here writes anything.
+traceback: only a regular file is opened (a named pipe, a device or a folder is refused from what
+``os.stat`` says, so nothing waits on a pipe or reads ``/dev/zero`` for ever), its size is bounded
+before it is read, a link that loops or leads nowhere is called that, text must be UTF-8 (a
+byte-order mark first is dropped), JSON and TOML may nest only so deep and hold only so many
+digits in a whole number, and errors quote at most a short piece of the bad input. Nothing here
+writes anything.
 
 >>> parse_json('{"a": [1, 2]}', "f.json")
 {'a': [1, 2]}
@@ -20,8 +23,11 @@ scorekeeper.safe_input.InputFileError: f.json:3: a whole number of 50 digits (at
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -78,10 +84,120 @@ def _where(where: str, line: int | None) -> str:
     return where if line is None else f"{where}:{line}"
 
 
+def what_it_is(mode: int) -> str | None:
+    """What a file of ``mode`` (``os.stat``'s) is when not a regular file, in words (None: a regular file).
+
+    >>> what_it_is(os.stat("/dev/null").st_mode), what_it_is(os.stat("/").st_mode)
+    ('a device', 'a folder')
+    """
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def why_unreadable(path: Path, what: str, exc: OSError) -> str:
+    """Why ``path`` (a ``what``) could not be looked at or opened, in words that say what to do.
+
+    >>> why_unreadable(Path("r.toml"), "rules file", PermissionError(13, "Permission denied"))
+    'r.toml: permission denied: this user may not read the rules file; give it read permission (chmod u+r) or copy it somewhere readable'
+    """
+    if exc.errno == errno.ENOENT:
+        if path.is_symlink():
+            return f"{path}: a symbolic link to {os.readlink(path)!r}, which does not exist; point it at a {what}"
+        return f"{path}: no such {what}"
+    if exc.errno == errno.ELOOP:
+        return f"{path}: a loop of symbolic links (each leads to the next and back); point the link at a {what}"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return (
+            f"{path}: permission denied: this user may not read the {what}; give it read permission (chmod u+r) "
+            "or copy it somewhere readable"
+        )
+    if exc.errno == errno.ENOTDIR:
+        return f"{path}: a part of the path before the name is a file, not a folder; no such {what}"
+    return f"{path}: cannot read the {what}: {exc.strerror or exc}"
+
+
+def check_file(path: str | Path, what: str, error: type[ValueError] = InputFileError, limit: int | None = MAX_FILE_BYTES) -> int:
+    """The size of ``path`` if it is a regular file (a link to one counts) of at most ``limit`` bytes
+    (None: any size), else ``error`` saying why not. Looks without opening, so a named pipe or a
+    device is refused before anything could wait on it or read it forever.
+
+    >>> check_file("/dev/zero", "rules file")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.safe_input.InputFileError: /dev/zero: a device, not a rules file; give the path of a rules file (a regular file)
+    """
+    path = Path(path)
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        raise error(why_unreadable(path, what, exc)) from None
+    _check_status(path, status, what, error, limit)
+    if not os.access(path, os.R_OK):
+        raise error(why_unreadable(path, what, PermissionError(errno.EACCES, "Permission denied")))
+    return status.st_size
+
+
+def check_folder(path: str | Path, what: str, error: type[ValueError] = InputFileError) -> None:
+    """Refuse with ``error`` a ``path`` that is not a folder (a link to one counts) this user may list.
+
+    >>> check_folder("/dev/null", "folder of photos")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.safe_input.InputFileError: /dev/null: a device, not a folder of photos
+    """
+    path = Path(path)
+    try:
+        status = os.stat(path)
+    except OSError as exc:
+        raise error(why_unreadable(path, what, exc)) from None
+    kind = what_it_is(status.st_mode)
+    if kind != "a folder":
+        raise error(f"{path}: {kind or 'a file'}, not a {what}")
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise error(why_unreadable(path, what, PermissionError(errno.EACCES, "Permission denied")))
+
+
+def _check_status(path: Path, status: os.stat_result, what: str, error: type[ValueError], limit: int | None) -> None:
+    kind = what_it_is(status.st_mode)
+    if kind == "a folder":
+        raise error(f"{path}: is a folder, not a {what}")
+    if kind is not None:
+        raise error(f"{path}: {kind}, not a {what}; give the path of a {what} (a regular file)")
+    if limit is not None and status.st_size > limit:
+        raise error(f"{path}: too big for a {what} ({status.st_size:,} bytes; at most {limit:,})")
+
+
+def _read(path: Path, what: str, error: type[ValueError], limit: int | None, size: int) -> bytes:
+    """At most ``size`` bytes from the start of ``path``, checked as :func:`check_file` checks it
+    both before it is opened and once it is open."""
+    check_file(path, what, error, limit)
+    try:
+        # O_NONBLOCK: a file swapped for a named pipe since it was looked at must not make the open wait
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise error(why_unreadable(path, what, exc)) from None
+    with os.fdopen(handle, "rb") as stream:
+        _check_status(path, os.fstat(handle), what, error, limit)
+        try:
+            return stream.read(size)
+        except OSError as exc:
+            raise error(why_unreadable(path, what, exc)) from None
+
+
 def read_file(
     path: str | Path, what: str, error: type[ValueError] = InputFileError, limit: int = MAX_FILE_BYTES
 ) -> bytes:
-    """The bytes of ``path``, a ``what`` ("journal", "rules file" ...), or ``error`` saying why not.
+    """The bytes of ``path``, a ``what`` ("journal", "rules file" ...), or ``error`` saying why not:
+    a regular file of at most ``limit`` bytes (see :func:`check_file`), read no further than that.
 
     >>> read_file("/no/such/file", "saved game")
     Traceback (most recent call last):
@@ -89,18 +205,16 @@ def read_file(
     scorekeeper.safe_input.InputFileError: /no/such/file: no such saved game
     """
     path = Path(path)
-    try:
-        if path.is_dir():
-            raise error(f"{path}: is a folder, not a {what}")
-        with path.open("rb") as stream:
-            data = stream.read(limit + 1)
-    except FileNotFoundError:
-        raise error(f"{path}: no such {what}") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    data = _read(path, what, error, limit, limit + 1)
     if len(data) > limit:
         raise error(f"{path}: too big for a {what} (over {limit:,} bytes)")
     return data
+
+
+def read_head(path: str | Path, what: str, size: int, error: type[ValueError] = InputFileError) -> bytes:
+    """The first ``size`` bytes of ``path`` (all of a shorter file), a regular file of any length,
+    or ``error`` saying why not (see :func:`check_file`): enough to tell what kind of file it is."""
+    return _read(Path(path), what, error, None, size)
 
 
 def decode_text(data: bytes, where: str, error: type[ValueError] = InputFileError, line: int | None = None) -> str:
@@ -123,8 +237,9 @@ def decode_text(data: bytes, where: str, error: type[ValueError] = InputFileErro
 
 
 def read_text(path: str | Path, what: str, error: type[ValueError] = InputFileError, limit: int = MAX_FILE_BYTES) -> str:
-    """The UTF-8 text of ``path`` (see :func:`read_file` and :func:`decode_text`)."""
-    return decode_text(read_file(path, what, error, limit), str(path), error)
+    """The UTF-8 text of ``path`` (see :func:`read_file` and :func:`decode_text`), less the byte-order
+    mark some editors (Windows Notepad) put first."""
+    return decode_text(read_file(path, what, error, limit), str(path), error).removeprefix("\ufeff")
 
 
 def check_depth(text: str, where: str, error: type[ValueError] = InputFileError, line: int | None = None) -> None:

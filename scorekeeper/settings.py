@@ -15,13 +15,17 @@ False
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from scorekeeper.game.save import write_atomically
+from scorekeeper.safe_input import parse_json, read_text
 
 FILE = "settings.json"
 """The settings file's name in the home folder."""
+MAX_SETTINGS_BYTES = 100_000
+"""The largest settings file read: the window writes well under 100 bytes."""
 
 
 @dataclass(frozen=True)
@@ -36,12 +40,12 @@ def load_settings(home: Path) -> tuple[Settings, str]:
     """The settings saved in ``home`` (the defaults where there are none), and what was wrong with
     the file if it could not be used ("" if nothing)."""
     path = home / FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return Settings(), ""
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return Settings(), f"{path}: cannot be read ({exc}); the default settings are used"
+    try:
+        data = parse_json(read_text(path, "settings file", limit=MAX_SETTINGS_BYTES), str(path))
+    except ValueError as exc:
+        return Settings(), f"{exc}; the default settings are used"
     keep = data.get("keep_photos", True) if isinstance(data, dict) else None
     if not isinstance(keep, bool):
         return Settings(), f"{path}: 'keep_photos' must be true or false; the default settings are used"

@@ -1,9 +1,12 @@
-"""Fuzz every reader of files with damaged, nested, huge and non-UTF-8 versions of real files.
+"""Fuzz every reader of files with damaged, nested, huge and non-UTF-8 versions of real files, and
+every command form that takes a file with targets that are not files of its kind.
 
 Each reader must either read the file or raise a ``ValueError`` (every error of the project is
 one) whose message names the file and stays short, and must leave the file as it was. A damaged
 journal opened to go on with is the one exception that writes: it is then kept aside byte for
-byte, and the game before the damage goes on under its name.
+byte, and the game before the damage goes on under its name. A named pipe, a device, a 2 GB sparse
+file, a folder, a loop of links or a link to nothing is refused at once, unread, saying what it is
+(``tests/bad_targets.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +29,7 @@ from scorekeeper.cli import main
 from scorekeeper.game import Game, load_game, save_game
 from scorekeeper.game.journal import Journal, open_journal, read_journal
 from scorekeeper.rules import load_rules, rules_to_toml
+from tests.bad_targets import FORMS, SAYS, summary, try_all
 
 EXAMPLES = 60
 FUZZ = settings(
@@ -248,3 +253,10 @@ def test_the_seed_files_read_whole(tmp_path: Path) -> None:
     journal_bytes(tmp_path)
     assert load_game(tmp_path / "seed.json").events == game().events
     assert read_journal(tmp_path / "seed.jsonl").events == game().events
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_every_command_refuses_a_target_that_is_not_a_file_of_its_kind(form: str) -> None:
+    runs = try_all([form])
+    assert len(runs) == len(SAYS)
+    assert all(ran.outcome == "clear" for ran in runs), summary(runs)

@@ -59,7 +59,7 @@ def _count(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.evaluation.assessment import groups_in, score_groups
-    from scorekeeper.evaluation.dataset import LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
+    from scorekeeper.evaluation.dataset import IMAGE_SUFFIXES, LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
 
     if args.learn is not None and args.seeds < 1:
@@ -85,7 +85,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper evaluate: {exc}", file=sys.stderr)
         return 2
     if not items:
-        print(f"scorekeeper evaluate: no labelled images in {args.dataset}", file=sys.stderr)
+        print(
+            f"scorekeeper evaluate: no labelled images in {args.dataset}: {args.dataset / 'images'} holds no photos "
+            f"({', '.join(IMAGE_SUFFIXES)}); put the photos there and their labels in labels/",
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         fixed = {"label_fixes": str(fixes_file), "labels_fixed": len(fixes)} if fixes else {}

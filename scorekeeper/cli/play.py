@@ -9,6 +9,7 @@ nothing, and the window and ``play --resume`` each go on with the other's games.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -28,7 +29,7 @@ from scorekeeper.game.journal import (
 )
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
-from scorekeeper.safe_input import is_plain_number, quote
+from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable
 
 HELP = """\
 Commands:
@@ -268,6 +269,12 @@ def check_save_target(path: Path, game: Game) -> None:
     """Refuse to save ``game`` over a file that is not a save of this very game (same start)."""
     if not path.exists() and not path.is_symlink():
         return
+    try:
+        kind = what_it_is(os.stat(path).st_mode)
+    except OSError as exc:
+        raise SaveFileError(why_unreadable(path, "saved game", exc)) from None
+    if kind is not None:
+        raise SaveFileError(f"{path}: {kind}, not a file a game can be saved in, so it is left as it is: save to a new file name")
     kind = game_file_kind(path)
     if kind == "saved game":
         try:

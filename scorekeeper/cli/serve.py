@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.game.journal import default_home, games_folder, unfinished_games
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.serve import ScoreServer, ServeError, lan_address
+from scorekeeper.safe_input import MAX_FILE_BYTES, check_file
 from scorekeeper.serve.server import MAX_CLIENTS
 
 
@@ -42,8 +44,9 @@ def add_parser(commands: Any) -> None:
 def game_to_follow(named: Path | None, home: Path) -> Path:
     """The file ``serve`` follows: the one named, else the newest unfinished game of ``home``."""
     if named is not None:
-        if not named.is_file():
+        if not os.path.lexists(named):
             raise ServeError(f"{named}: no such file; name a game journal (.jsonl) or a game saved by 'play --save'")
+        check_file(named, "game journal or saved game", ServeError, MAX_FILE_BYTES)
         if game_file_kind(named) is None:
             raise ServeError(f"{named}: not a scorekeeper journal or saved game")
         return named

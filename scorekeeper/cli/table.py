@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         path.unlink()
         print(f"Forgot what the table learned ({path} deleted): the reader reads it cold and learns it again from the next rolls confirmed.")
         return 0
-    if not path.exists():
+    if not os.path.lexists(path):
         record: dict[str, Any] = {"table": str(path), "dice": 0, "rolls": 0, "counts": {}, "in_use": False}
         print(json.dumps(record) if args.json else f"{path}: nothing learned yet (each roll the players confirm at this table teaches it)")
         return 0

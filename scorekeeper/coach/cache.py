@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ import numpy as np
 from scorekeeper.coach.policy import Policy, Tables
 from scorekeeper.coach.solver import COLUMNS, standings
 from scorekeeper.rules import RuleSet, rules_to_table
+from scorekeeper.safe_input import read_file
 
 log = logging.getLogger(__name__)
 
@@ -75,8 +77,10 @@ def _path(key: str) -> Path:
 
 def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
     """The cached policy, or None when the file is missing, damaged or not this rule set's."""
+    if not os.path.lexists(path):
+        return None
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with np.load(io.BytesIO(read_file(path, "coach cache file", limit=MAX_BYTES)), allow_pickle=False) as data:
             if str(data["key"]) != key:
                 return None
             farkle = np.array(data["farkle"], dtype=np.float64)
@@ -84,8 +88,6 @@ def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
             tables = {}
             for index, standing in enumerate(standings(rules)):
                 tables[standing] = Tables(np.array(data[f"rolls{index}"], dtype=np.float64))
-    except FileNotFoundError:
-        return None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         log.warning("coach cache %s is damaged (%s); solving again", path, exc)
         return None

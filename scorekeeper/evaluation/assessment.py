@@ -17,9 +17,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, read_split, with_label_fixes
+from scorekeeper.evaluation.dataset import DatasetError, LabelledImage, load_dataset, read_split, with_label_fixes
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.evaluation.score import Score
+from scorekeeper.safe_input import read_head
 from scorekeeper.synthetic.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
 
 CONDITION_SEED = 777_000
@@ -55,10 +56,10 @@ def table_outcomes(reader: DiceReader, folder: Path, split: str | None) -> tuple
 def groups_in(split_file: Path) -> dict[str, str]:
     """``stem -> group`` from a split file with a ``group`` column; empty where there is no such
     file or column."""
-    if not split_file.is_file():
+    if not os.path.lexists(split_file):
         return {}
-    with split_file.open(encoding="utf-8", errors="replace") as handle:
-        header = [name.strip() for name in handle.readline().split(",")]
+    first = read_head(split_file, "split file", 4096, DatasetError).partition(b"\n")[0]
+    header = [name.strip() for name in first.decode("utf-8", errors="replace").removeprefix("\ufeff").split(",")]
     return read_split(split_file, "group") if "group" in header else {}
 
 

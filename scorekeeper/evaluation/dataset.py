@@ -20,9 +20,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import quote, read_text, shorten
+from scorekeeper.safe_input import check_file, check_folder, quote, read_file, read_head, read_text, shorten
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.images import MAX_PIXELS, header_size
+from scorekeeper.vision.images import MAX_IMAGE_BYTES, MAX_PIXELS, header_size
 from scorekeeper.vision.processing import box_iou
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
@@ -48,7 +48,8 @@ class LabelledImage:
     def load(self) -> NDArray[np.uint8]:
         """The image as BGR uint8."""
         _image_size(self.path)
-        image = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+        data = np.frombuffer(read_file(self.path, "image", DatasetError, MAX_IMAGE_BYTES), np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if len(data) else None
         if image is None:
             raise DatasetError(f"cannot read image {self.path}")
         return np.asarray(image, np.uint8)
@@ -121,9 +122,11 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
     folder = Path(folder)
     images_dir = folder / "images"
     labels_dir = folder / "labels"
+    check_folder(folder, "data set folder", DatasetError)
     if not images_dir.is_dir():
         raise DatasetError(f"{folder} is not a data set: it has no images/ folder (expected images/ and labels/)")
     stems: dict[str, Path] = {p.stem: p for p in sorted(images_dir.iterdir()) if p.suffix.lower() in IMAGE_SUFFIXES}
+    images = list(stems)
     if split is not None:
         table = read_split(split_csv or folder / "split.csv")
         unknown = sorted(set(table.values()))
@@ -131,7 +134,14 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
             raise DatasetError(
                 f"split {quote(split)} not in {split_csv or folder / 'split.csv'}; it has {shorten(', '.join(unknown)) or 'none'}"
             )
+        named = sorted(stem for stem, name in table.items() if name == split)
         stems = {stem: path for stem, path in stems.items() if table.get(stem) == split}
+        if not stems:
+            there = f"{len(images):,} photos, such as {quote(images[0])}" if images else "no photos"
+            raise DatasetError(
+                f"none of the {len(named):,} images {split_csv or folder / 'split.csv'} names for split {quote(split)} "
+                f"(such as {quote(named[0])}) is in {images_dir} ({there}): name the split file of this data set"
+            )
     result = []
     for stem, path in stems.items():
         label_path = labels_dir / f"{stem}.txt"
@@ -143,13 +153,11 @@ def load_dataset(folder: Path, split_csv: Path | None = None, split: str | None 
 
 def _image_size(path: Path) -> tuple[int, int]:
     """Height and width of an image file, from its header where it has one; refuses giant images."""
-    try:
-        with path.open("rb") as stream:
-            size = header_size(stream.read(1 << 20))
-    except OSError as exc:
-        raise DatasetError(f"cannot read image {path}: {exc.strerror or exc}") from None
+    check_file(path, "image", DatasetError, MAX_IMAGE_BYTES)
+    size = header_size(read_head(path, "image", 1 << 20, DatasetError))
     if size is None:
-        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        data = np.frombuffer(read_file(path, "image", DatasetError, MAX_IMAGE_BYTES), np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if len(data) else None
         if image is None:
             raise DatasetError(f"cannot read image {path}")
         return int(image.shape[0]), int(image.shape[1])

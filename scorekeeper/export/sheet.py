@@ -24,6 +24,7 @@ from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
 from scorekeeper.game.photos import RollPhoto, roll_photo, turn_photos
 from scorekeeper.rules import FarkleError, describe_rules
+from scorekeeper.safe_input import read_head
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import coach_for, fairness_line, stats_rows
 
@@ -179,11 +180,7 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal
 def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | None]:
     """The log of a saved game or a journal, and where a damaged journal breaks (read only)."""
     path = Path(path)
-    try:
-        with path.open("rb") as stream:
-            first = stream.readline(4096)
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot read the saved game: {exc.strerror or exc}") from None
+    first = read_head(path, "saved game or journal", 4096, JournalError).partition(b"\n")[0]
     if JOURNAL_FORMAT.encode() in first:
         contents = read_journal(path)
         if not contents.events:

@@ -274,7 +274,8 @@ def game_holder(game: str | Path) -> LockHolder | None:
     """Who holds ``game`` for writing now, without taking it; None when nobody does."""
     path = lock_path(Path(game))
     try:
-        handle = os.open(path, os.O_RDONLY)
+        # O_NONBLOCK: something other than a lock file at its name (a named pipe) must not make this wait
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
     try:

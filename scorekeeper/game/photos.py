@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import os
 import shutil
 import stat
 import time
@@ -32,14 +33,19 @@ from pathlib import Path
 from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, StepsInForce, is_photo_name
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, check_not_open_elsewhere, games_folder, is_real, lock_path, segments
+from scorekeeper.safe_input import InputFileError, read_file
 
 FOLDER_SUFFIX = ".photos"
 """How the folder of a journal's pictures is named: the journal's name with this instead of ``.jsonl``."""
 PHOTO_SUFFIX = ".jpg"
 """The pictures' file ending."""
+MAX_PHOTO_BYTES = 1_000_000
+"""The largest roll picture read: this program keeps each under 60 KB, so a larger file at a
+picture's name is not one it wrote, and is reported damaged without being read."""
 
 __all__ = [
     "FOLDER_SUFFIX",
+    "MAX_PHOTO_BYTES",
     "PHOTO_SUFFIX",
     "PhotoStatus",
     "RollPhoto",
@@ -47,6 +53,7 @@ __all__ = [
     "last_roll_photo",
     "photo_file",
     "photos_folder",
+    "read_photo",
     "roll_photo",
     "tidy_photo_folders",
     "turn_photos",
@@ -99,15 +106,21 @@ class RollPhoto:
         return f"picture {self.status.value} ({self.path.name})"
 
 
+def read_photo(path: Path) -> bytes | None:
+    """The bytes of the roll picture at ``path``; None when there is no regular file of at most
+    :data:`MAX_PHOTO_BYTES` there that this user may read (a named pipe or device is not opened)."""
+    try:
+        return read_file(path, "roll picture", limit=MAX_PHOTO_BYTES)
+    except InputFileError:
+        return None
+
+
 def roll_photo(journal: Path, name: str) -> RollPhoto:
     """The picture ``name`` of the game in ``journal``, checked against its SHA-256."""
     path = photo_file(journal, name)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return RollPhoto(name, path, PhotoStatus.MISSING)
-    except OSError:
-        return RollPhoto(name, path, PhotoStatus.DAMAGED)
+    data = read_photo(path)
+    if data is None:
+        return RollPhoto(name, path, PhotoStatus.DAMAGED if os.path.lexists(path) else PhotoStatus.MISSING)
     good = hashlib.sha256(data).hexdigest() == name
     return RollPhoto(name, path, PhotoStatus.OK if good else PhotoStatus.DAMAGED)
 

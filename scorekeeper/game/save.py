@@ -20,7 +20,7 @@ from scorekeeper.game.events import event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.rules import FarkleError
-from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_input import parse_json, read_head, read_text
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -98,9 +98,8 @@ def game_file_kind(path: str | Path) -> str | None:
     """``"journal"`` or ``"saved game"`` when the file at ``path`` holds one (its first 4 KB name
     the format), else None (no such file, or something else)."""
     try:
-        with open(path, "rb") as stream:
-            head = stream.read(4096)
-    except OSError:
+        head = read_head(path, "game file", 4096)
+    except ValueError:
         return None
     if JOURNAL_FORMAT.encode() in head:
         return "journal"

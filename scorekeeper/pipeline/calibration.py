@@ -243,7 +243,7 @@ def profile_from_text(text: str, where: str = "profile", json_format: bool = Fal
 def load_profile(path: str | os.PathLike[str]) -> CalibrationProfile:
     """Read a ``.toml`` or ``.json`` profile."""
     file = Path(path)
-    if not file.exists():
+    if not os.path.lexists(file):
         raise CalibrationError(f"calibration profile {str(file)!r} does not exist")
     text = read_text(file, "calibration profile", CalibrationError, limit=1_000_000)
     return profile_from_text(text, f"calibration profile {str(file)!r}", json_format=file.suffix.lower() == ".json")

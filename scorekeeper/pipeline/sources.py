@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import os
 import re
 import time
 from collections.abc import Callable
@@ -27,6 +28,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import check_file, check_folder
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.images import ImageError, load_frame
 
@@ -239,8 +241,10 @@ class VideoSource(BaseSource):
         self.path = Path(path)
         if self.path.is_dir():
             raise SourceError(f"{str(self.path)!r} is a folder, not a video file (for a folder of photos use images:{self.path})")
-        if not self.path.is_file():
+        if not os.path.lexists(self.path):
             raise SourceError(f"video file {str(self.path)!r} does not exist")
+        # a named pipe or device would make OpenCV wait or read forever; say why a file cannot be read
+        check_file(self.path, "video file", SourceError, None)
         try:
             # OpenCV takes a file name as UTF-8 and crashes the process on one that is not
             str(self.path).encode("utf-8")
@@ -291,8 +295,9 @@ class ImageFolderSource(BaseSource):
         self.folder = Path(folder)
         if self.folder.is_file():
             raise SourceError(f"{str(self.folder)!r} is a file, not a folder of photos (for a video file use video:{self.folder})")
-        if not self.folder.is_dir():
+        if not os.path.lexists(self.folder):
             raise SourceError(f"folder {str(self.folder)!r} does not exist")
+        check_folder(self.folder, "folder of photos", SourceError)
         if hold < 1:
             raise SourceError(f"each photo must be held for at least 1 frame, got {hold}")
         self.files = sorted(

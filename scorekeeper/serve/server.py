@@ -28,7 +28,7 @@ from pathlib import Path
 from aiohttp import web
 
 from scorekeeper.rules import FarkleError
-from scorekeeper.game.photos import roll_photo
+from scorekeeper.game.photos import read_photo, roll_photo
 from scorekeeper.serve.board import Board
 from scorekeeper.serve.connections import BACKLOG, SECURITY_HEADERS, ConnectionLimits, Connections, GuardedConnection
 from scorekeeper.serve.follow import GameFollower
@@ -255,10 +255,7 @@ class ScoreServer:
         if roll is None or roll.picture != name:
             return _not_found()
         photo = roll_photo(self.follower.path, name)
-        try:
-            body = photo.path.read_bytes() if photo.shown else None
-        except OSError:
-            body = None
+        body = read_photo(photo.path) if photo.shown else None
         if body is None:
             return _not_found()
         return web.Response(body=body, content_type="image/jpeg")

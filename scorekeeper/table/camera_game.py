@@ -20,10 +20,13 @@ from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Pha
 from scorekeeper.game.controller import GameController
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.safe_input import quote, read_text
 from scorekeeper.table.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
 BANK = "b"
+MAX_DECISIONS_BYTES = 1_000_000
+"""The largest decisions file read: a whole evening's choices take a few kilobytes."""
 
 
 class DecisionsError(FarkleError):
@@ -77,10 +80,7 @@ class FileChooser:
 
     @classmethod
     def read(cls, path: Path) -> FileChooser:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise DecisionsError(f"cannot read the decisions file {path}: {exc}") from None
+        text = read_text(path, "decisions file", DecisionsError, limit=MAX_DECISIONS_BYTES)
         lines = [(n, line.split("#")[0].strip()) for n, line in enumerate(text.splitlines(), start=1)]
         return cls([(n, line) for n, line in lines if line], str(path))
 
@@ -96,12 +96,12 @@ class FileChooser:
         try:
             return Dice.from_str(text)
         except FarkleError as exc:
-            raise DecisionsError(f"{self.name}:{number}: {line!r} is no keep for the roll {roll} ({exc})") from None
+            raise DecisionsError(f"{self.name}:{number}: {quote(line)} is no keep for the roll {roll} ({exc})") from None
 
     def bank(self, state: GameState) -> bool:
         number, line = self._next("bank or roll on")
         if line.lower() not in (BANK, ROLL_ON):
-            raise DecisionsError(f"{self.name}:{number}: expected {BANK!r} (bank) or {ROLL_ON!r} (roll on), got {line!r}")
+            raise DecisionsError(f"{self.name}:{number}: expected {BANK!r} (bank) or {ROLL_ON!r} (roll on), got {quote(line)}")
         return line.lower() == BANK
 
 

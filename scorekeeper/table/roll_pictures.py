@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game.journal import sync_folder
-from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder
+from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder, read_photo
 
 Box = tuple[float, float, float, float]
 
@@ -150,11 +150,9 @@ a damaged one is written again)."""
     name = hashlib.sha256(data).hexdigest()
     folder = photos_folder(journal)
     path = folder / (name + PHOTO_SUFFIX)
-    try:
-        if hashlib.sha256(path.read_bytes()).hexdigest() == name:
-            return name
-    except OSError:
-        pass
+    kept = read_photo(path)
+    if kept is not None and hashlib.sha256(kept).hexdigest() == name:
+        return name
     created = not folder.is_dir()
     folder.mkdir(parents=True, exist_ok=True)
     if created:

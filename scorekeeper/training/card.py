@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.training.manifest import read_manifest
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
 from scorekeeper.training.shapes import reader_layers, reader_multiply_adds
@@ -28,7 +30,7 @@ from scorekeeper.evaluation.assessment import (
 from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
-from scorekeeper.vision.reader import FINDER_DIE, MANIFEST_FILE, ModelFiles, OnnxDiceReader
+from scorekeeper.vision.reader import FINDER_DIE, ModelFiles, OnnxDiceReader
 from scorekeeper.synthetic.render import random_scene, render
 
 CONDITION_SCENES = 40
@@ -74,8 +76,8 @@ def licence_of(folder: Path) -> str:
     'CC BY 4.0. By A.'
     """
     try:
-        lines = (folder / "README.md").read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_text(folder / "README.md", "README", limit=1_000_000).splitlines()
+    except ValueError:
         return "no README: licence unknown"
     for n, line in enumerate(lines):
         if line.startswith("#") and ("licen" in line.lower()):
@@ -96,7 +98,7 @@ def _unsure_measurement(model_dir: Path, manifest: dict[str, Any]) -> str:
     """Where the unsure line comes from, quoted from the benchmark's record when it was made on
     these models; else that it was not measured on them."""
     try:
-        record = json.loads((model_dir / UNSURE_RECORD).read_text(encoding="utf-8"))
+        record = parse_json(read_text(model_dir / UNSURE_RECORD, "unsure line record", limit=1_000_000), UNSURE_RECORD)
         same = all(record["models"][key] == manifest[key]["sha256"] for key in ("finder", "pips"))
         row = next(row for row in record["rows"] if row["threshold"] == record["chosen"])
     except (OSError, ValueError, KeyError, TypeError, StopIteration):
@@ -122,7 +124,7 @@ def write_card(
 ) -> dict[str, object]:
     """Measure the models in ``model_dir`` and write its README.md; returns the numbers.
     ``unseen`` photo folders were not trained on: they are measured as tables the reader never met."""
-    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = read_manifest(model_dir)
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
     table_rows, failure_lines, source_rows = [], [], []

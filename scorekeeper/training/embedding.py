@@ -6,12 +6,11 @@ Needs ``onnx`` (the train and test extras).
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
-from scorekeeper.training.manifest import update_manifest
-from scorekeeper.vision.reader import EMBEDDING_OUTPUT, MANIFEST_FILE, ModelError, sha256_of
+from scorekeeper.training.manifest import read_manifest, update_manifest
+from scorekeeper.vision.reader import EMBEDDING_OUTPUT, ModelError, sha256_of
 
 
 def add_embedding_output(model_dir: Path) -> int:
@@ -21,7 +20,7 @@ def add_embedding_output(model_dir: Path) -> int:
     import onnx
     from onnx import helper, shape_inference
 
-    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = read_manifest(model_dir)
     path = model_dir / manifest["pips"]["file"]
     model = shape_inference.infer_shapes(onnx.load(str(path)))
     graph = model.graph

@@ -8,7 +8,16 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from scorekeeper.vision.reader import MANIFEST_FILE
+from typing import Any
+
+from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.vision.reader import MANIFEST_FILE, MAX_MANIFEST_BYTES, ModelError
+
+
+def read_manifest(model_dir: Path) -> Any:
+    """The folder's manifest as JSON, read within bounds (raises :class:`ModelError` saying why not)."""
+    path = model_dir / MANIFEST_FILE
+    return parse_json(read_text(path, "model manifest", ModelError, limit=MAX_MANIFEST_BYTES), str(path), ModelError)
 
 
 def write_manifest(model_dir: Path, manifest: Mapping[str, object]) -> None:
@@ -20,5 +29,5 @@ def write_manifest(model_dir: Path, manifest: Mapping[str, object]) -> None:
 
 def update_manifest(model_dir: Path, changes: Mapping[str, object]) -> None:
     """Set top-level entries of the folder's manifest."""
-    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = read_manifest(model_dir)
     write_manifest(model_dir, {**manifest, **changes})

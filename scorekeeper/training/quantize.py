@@ -13,7 +13,6 @@ pairs summed into 16 bits, which 8-bit weights can overflow (onnxruntime's quant
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -22,10 +21,10 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.training.manifest import update_manifest
+from scorekeeper.training.manifest import read_manifest, update_manifest
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.processing import pips_input
-from scorekeeper.vision.reader import MANIFEST_FILE, OnnxDiceReader, sha256_of
+from scorekeeper.vision.reader import OnnxDiceReader, sha256_of
 from scorekeeper.synthetic.render import random_scene, render
 
 CALIBRATION_SCENES = 48
@@ -61,7 +60,7 @@ def quantize_reader(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> int
     A failure leaves the fp32 model in place."""
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quant_pre_process, quantize_static  # type: ignore[import-untyped]
 
-    manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    manifest = read_manifest(model_dir)
     if "int8_from_sha256" in manifest["pips"]:
         raise ValueError(f"the pip reader in {model_dir} is already int8 (from {manifest['pips']['int8_from_sha256'][:16]}...); quantize the fp32 file training exported")
     batches = calibration_batches(model_dir, frames)

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import QApplication
 from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
 from scorekeeper.export.writers import PageBreaks, check_sheet_target, thumbnail_width, write_sheet_file
 from scorekeeper.game import Event
-from scorekeeper.game.photos import PhotoStatus
+from scorekeeper.game.photos import PhotoStatus, read_photo
 
 MARGIN_MM = 15
 """The page's margins, millimetres."""
@@ -74,7 +74,8 @@ def with_pictures_loaded(sheet: ScoreSheet) -> tuple[ScoreSheet, dict[str, QImag
         photos = []
         for photo in turn.photos:
             if photo is not None and photo.shown:
-                image = QImage(str(photo.path))
+                data = read_photo(photo.path)
+                image = QImage.fromData(data) if data is not None else QImage()
                 if image.isNull():
                     photo = replace(photo, status=PhotoStatus.DAMAGED)
                 else:

@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import parse_json
+from scorekeeper.safe_input import parse_json, read_file, read_text
+from scorekeeper.vision.images import MAX_IMAGE_BYTES
 
 INDEX = "corrections.jsonl"
 """The list of corrections in the folder, one JSON object a line."""
@@ -121,7 +122,8 @@ class Correction:
 
     def load(self) -> NDArray[np.uint8]:
         """The picture, BGR."""
-        image = cv2.imread(str(self.picture), cv2.IMREAD_COLOR)
+        data = np.frombuffer(read_file(self.picture, "correction's picture", CorrectionsError, MAX_IMAGE_BYTES), np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if len(data) else None
         if image is None:
             raise CorrectionsError(f"cannot read the correction's picture {self.picture}")
         return np.asarray(image, np.uint8)
@@ -170,12 +172,10 @@ def withdrawn_states(folder: Path) -> dict[str, bool]:
     are passed over: ``load_corrections`` reports them. Fast enough for the window to call on a
     resumed game: no picture is opened.
     """
-    try:
-        lines = (Path(folder) / INDEX).read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
+    index = Path(folder) / INDEX
+    if not os.path.lexists(index):
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorrectionsError(f"cannot read {Path(folder) / INDEX}: {exc}") from None
+    lines = read_text(index, "corrections index", CorrectionsError).splitlines()
     states: dict[str, bool] = {}
     for line in lines:
         try:
@@ -214,12 +214,9 @@ def load_corrections(folder: Path) -> CorrectionsRead:
     """
     folder = Path(folder)
     index = folder / INDEX
-    if not index.is_file():
+    if not os.path.lexists(index):
         raise CorrectionsError(f"{folder} is not a corrections folder: it has no {INDEX} (the window keeps its corrections in <its data folder>/corrections)")
-    try:
-        lines = index.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorrectionsError(f"cannot read {index}: {exc}") from None
+    lines = read_text(index, "corrections index", CorrectionsError).splitlines()
     records: list[tuple[int, str, Box, tuple[int, int], int | None, int | None]] = []
     withdrawn: dict[str, bool] = {}
     statuses: list[tuple[int, str]] = []

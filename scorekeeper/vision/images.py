@@ -10,8 +10,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_input import read_file
+
 MAX_PIXELS = 80_000_000
 """Images with more pixels than this are refused (an 8000x6000 photo has 48 M)."""
+MAX_IMAGE_BYTES = 256_000_000
+"""Image files larger than this are refused unread: a photo of :data:`MAX_PIXELS` kept uncompressed
+(BMP, TIFF) takes 240 MB, a JPEG of it a tenth of that."""
 
 
 class ImageError(ValueError):
@@ -111,31 +116,20 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def fits(path: Path) -> bool:
-    """Whether an image file is small enough to decode: its header gives at most :data:`MAX_PIXELS`
-    (or gives no size). Raises OSError if the file cannot be read."""
-    with Path(path).open("rb") as stream:
-        size = header_size(stream.read(1 << 20))
-    return size is None or size[0] * size[1] <= MAX_PIXELS
-
-
 def load_frame(path: Path) -> NDArray[np.uint8]:
     """Read an image file as a BGR uint8 frame, or raise ImageError saying why not."""
     path = Path(path)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise ImageError("no such file")
-    if path.is_dir():
-        raise ImageError("is a folder, not an image")
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ImageError(f"cannot read: {exc.strerror}") from None
-    if size == 0:
+        raw = read_file(path, "picture", ImageError, MAX_IMAGE_BYTES)
+    except ImageError as exc:
+        # the callers name the file: say only what is wrong with it
+        raise ImageError(str(exc).removeprefix(f"{path}: ")) from None
+    if not raw:
         raise ImageError("empty file")
-    try:
-        data = np.fromfile(str(path), np.uint8)
-    except OSError as exc:
-        raise ImageError(f"cannot read: {exc.strerror}") from None
+    data = np.frombuffer(raw, np.uint8)
+    size = len(raw)
     dimensions = header_size(data[: 1 << 20].tobytes())
     if dimensions is not None and dimensions[0] * dimensions[1] > MAX_PIXELS:
         raise ImageError(f"too big: {dimensions[0]}x{dimensions[1]} px; at most {MAX_PIXELS // 1_000_000} M pixels")

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_input import check_folder, parse_json, read_file, read_text
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.table_head import TableHead
 from scorekeeper.vision.processing import (
@@ -50,6 +50,10 @@ EMBEDDING_OUTPUT = "embedding"
 """The pip reader's second output: each crop's embedding, which a table's learned head reads."""
 MANIFEST_FILE = "manifest.json"
 """The model folder's manifest: file names, SHA-256 and thresholds, written by ``scorekeeper train``."""
+MAX_MANIFEST_BYTES = 1_000_000
+"""The largest model manifest read (the committed one takes about 1 KB)."""
+MAX_MODEL_BYTES = 100_000_000
+"""The largest model file read: the committed ones take under 400 KB each."""
 MAX_DICE = 64
 """At most this many dice are read in one frame (the best-scored ones)."""
 FINDER_DIE = 32.0
@@ -116,10 +120,15 @@ class ModelFiles:
         folder = default_model_dir() if folder is None else Path(folder)
         if folder.is_file() and folder.name == MANIFEST_FILE:
             folder = folder.parent
+        if os.path.lexists(folder):
+            check_folder(folder, "model folder", ModelError)
         manifest_path = folder / MANIFEST_FILE
-        if not manifest_path.is_file():
+        if not os.path.lexists(manifest_path):
             raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
-        text = read_text(manifest_path, "model manifest", ModelError)
+        try:
+            text = read_text(manifest_path, "model manifest", ModelError, limit=MAX_MANIFEST_BYTES)
+        except ModelError as exc:
+            raise ModelError(f"{exc}; {RESTORE_HINT}") from None
         manifest = parse_json(text, f"damaged model manifest {manifest_path}", ModelError)
         try:
             entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
@@ -130,9 +139,9 @@ class ModelFiles:
         except (ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"damaged model manifest {manifest_path} ({exc!r}); {RESTORE_HINT}") from None
         for path, expected in entries.values():
-            if not path.is_file():
+            if not os.path.lexists(path):
                 raise ModelError(f"model file {path} is missing; {RESTORE_HINT}")
-            actual = sha256_of(path)
+            actual = hashlib.sha256(read_file(path, "model file", ModelError, MAX_MODEL_BYTES)).hexdigest()
             if actual != expected:
                 raise ModelError(f"model file {path} is damaged: SHA-256 {actual[:16]}... is not the expected {expected[:16]}...; {RESTORE_HINT}")
         if not (0 < scale <= 1 and max_side >= ALIGN):

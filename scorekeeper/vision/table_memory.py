@@ -10,6 +10,7 @@ head and says whether the safety rule lets the reader use it.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -20,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game.save import write_atomically
+from scorekeeper.safe_input import read_file
 from scorekeeper.vision.processing import CROP, VIEWS, Finds
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_head import MIN_JUDGED, ConfirmedRoll, Examples, TableHead, Verdict, judge
@@ -178,11 +180,12 @@ class TableMemory:
         """The table kept at ``path``. Rolls found with another model than ``reader``'s are not
         kept (their finds no longer say what this model finds); the crops still teach."""
         memory = cls(reader)
+        if not os.path.lexists(path):
+            raise TableFileError(f"table file {str(path)!r} does not exist")
+        kept = read_file(path, "table file", TableFileError)
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with np.load(io.BytesIO(kept), allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
-        except FileNotFoundError:
-            raise TableFileError(f"table file {str(path)!r} does not exist") from None
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise TableFileError(f"table file {str(path)!r} is damaged or not a table file ({exc}); forget it to start the table afresh") from None
         try:
