@@ -9,8 +9,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTextEdit,
@@ -82,6 +83,24 @@ class WindowOptions:
     setting can switch them off as well)."""
 
 
+WINDOW_SHAPE = Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
+"""The window states that set a window's size (not minimized or active)."""
+
+
+@dataclass(frozen=True)
+class TableModeReturn:
+    """The window as it was before table mode, which leaving table mode gives back."""
+
+    geometry: QRect
+    """Where the window was and its size (without the frame the window manager draws)."""
+    state: Qt.WindowState
+    """Maximized, full screen, or neither (no flag: a window of that geometry)."""
+    docks: QByteArray
+    """The docks' places, sizes and visibility (``QMainWindow.saveState``)."""
+    splitter: tuple[int, ...]
+    """The widths of the camera view and of the scoreboard column."""
+
+
 class MainWindow(QMainWindow):
     """Scoreboard, turn panel, history, and (dice edition) the live camera view."""
 
@@ -130,11 +149,15 @@ class MainWindow(QMainWindow):
         self.table_view = TableModeView(controller, self._table_command)
         self.turn_panel.entry.textChanged.connect(self.table_view.show_typed)
         self.turn_panel.said.connect(self.table_view.message.setText)
+        # Sized for the whole screen, table mode's type would otherwise set the least size of the usual
+        # window too (a stack is as large as its largest page) and squash the history under it.
+        self.table_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.table_view)
         self.setCentralWidget(self.pages)
-        self._before_table_mode: tuple[QByteArray, QByteArray, list[QDockWidget]] | None = None
+        self._before_table_mode: TableModeReturn | None = None
+        self._layout_to_give_back: TableModeReturn | None = None
         dock = QDockWidget("History: every turn (double-click to correct one)", self)
         dock.setObjectName("history")
         dock.setWidget(self.history)
@@ -306,9 +329,10 @@ class MainWindow(QMainWindow):
         if on == self.table_mode:
             return
         if on:
-            docks = [dock for dock in self.findChildren(QDockWidget) if dock.isVisible()]
-            self._before_table_mode = (self.saveGeometry(), self.splitter.saveState(), docks)
-            for dock in docks:
+            self._layout_to_give_back = None
+            shape = self.windowState() & WINDOW_SHAPE
+            self._before_table_mode = TableModeReturn(self.normalGeometry(), shape, self.saveState(), tuple(self.splitter.sizes()))
+            for dock in self.findChildren(QDockWidget):
                 dock.hide()
             self.menuBar().hide()
             self.statusBar().hide()
@@ -318,18 +342,33 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
             self.table_view.refresh()
             return
-        geometry, sizes, docks = self._before_table_mode or (QByteArray(), QByteArray(), [])
         self.table_view.release_camera()
         self.splitter.insertWidget(0, self.camera)
         self.pages.setCurrentWidget(self.splitter)
         self.menuBar().show()
         self.statusBar().show()
-        for dock in docks:
-            dock.show()
-        self.showNormal()
-        self.restoreGeometry(geometry)
-        self.splitter.restoreState(sizes)
+        back, self._before_table_mode = self._before_table_mode, None
+        self.setWindowState(Qt.WindowState.WindowNoState)
+        if back is not None:
+            self.setGeometry(back.geometry)
+            self.setWindowState(back.state)
+            self._layout_to_give_back = back
+            self._give_back_layout(back)
         self.refresh()
+
+    def _give_back_layout(self, back: TableModeReturn) -> None:
+        """The docks and splitter as they were before table mode; again once the window has its old
+        state and size back, where a window manager takes a while to give them (laid out at another
+        size, the splitter would share the difference by its stretch factors)."""
+        self.restoreState(back.docks)
+        self.splitter.setSizes(list(back.splitter))
+        if self.windowState() & WINDOW_SHAPE == back.state and (back.state or self.size() == back.geometry.size()):
+            self._layout_to_give_back = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._layout_to_give_back is not None:
+            self._give_back_layout(self._layout_to_give_back)
 
     def _table_command(self, step: str) -> None:
         """A button of table mode: leave it, or a step of the turn as its key would take it."""
