@@ -34,7 +34,7 @@ from scorekeeper.export import FORMATS, export_csv, export_html
 from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
-from scorekeeper.serve import BackgroundServer, lan_address
+from scorekeeper.serve import BackgroundServer, NoNetwork, Reach, Sharing, network_address
 from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
@@ -76,8 +76,6 @@ class WindowOptions:
     """A journal to go on with."""
     calibration: Path | None = None
     """A calibration profile to use instead of the last one saved."""
-    phones_host: str | None = None
-    """The address the scoreboard for the phones listens on; None: this machine's LAN address."""
     keep_photos: bool = True
     """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
     setting can switch them off as well)."""
@@ -110,8 +108,10 @@ class MainWindow(QMainWindow):
         options: WindowOptions = WindowOptions(),
         reader: ReaderFactory | None = None,
         opener: SourceOpener | None = None,
+        network: Callable[[], str | None] = network_address,
     ) -> None:
-        """``reader`` and ``opener`` replace the ONNX reader and the frame sources (tests)."""
+        """``reader``, ``opener`` and ``network`` replace the ONNX reader, the frame sources and the
+        finding of this machine's network address (tests)."""
         super().__init__()
         self.controller = controller
         self.settings, settings_problem = load_settings(controller.home)
@@ -165,6 +165,9 @@ class MainWindow(QMainWindow):
         self.history_dock = dock
         self.phones: BackgroundServer | None = None
         """The scoreboard server for the phones, while View > Scoreboard on phones has it running."""
+        self.sharing: Sharing | None = None
+        """Whom the phones' scoreboard reaches (this machine only, or the network): the last choice."""
+        self._network = network
         self.source_label = QLabel()
         self.statusBar().addPermanentWidget(self.source_label)
         self._menus()
@@ -500,23 +503,55 @@ class MainWindow(QMainWindow):
 
     def share_with_phones(self) -> PhoneDialog | None:
         """View > Scoreboard on phones: start the server for the game on screen (it then follows
-        whichever game the window shows) and show its address and QR code."""
+        whichever game the window shows), on the network where this machine has one (the dialog
+        can make it this machine only), and show its address, whom it reaches and its QR code."""
         journal = self.controller.journal
         if journal is None:
             QMessageBox.information(self, "Scoreboard on phones", "Start or resume a game first (Game > New game).")
             return None
         if self.phones is None:
-            server = BackgroundServer(journal.path, self.options.phones_host or lan_address())
-            try:
-                server.start()
-            except FarkleError as exc:
-                QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
+            network = self._network()
+            sharing = Sharing.first(network) if self.sharing is None else self.sharing.again(network)
+            if not self._share_on(sharing, journal.path):
                 return None
-            self.phones = server
-            self.statusBar().showMessage(f"Scoreboard on the phones at {server.url}", 8000)
-        dialog = PhoneDialog(self.phones.url, self.stop_sharing, self)
+        assert self.phones is not None and self.sharing is not None
+        dialog = PhoneDialog(self.phones.url, self.sharing, self.choose_phone_reach, self.stop_sharing, self)
         dialog.open()
         return dialog
+
+    def choose_phone_reach(self, reach: Reach) -> tuple[str, Sharing] | None:
+        """The dialog's choice of whom the scoreboard reaches: the server moves to the address
+        that reaches them (a new address, so a page open on the old one stops following); the
+        page's address and the choice, or None where it could not (said in a message)."""
+        journal = self.controller.journal
+        if journal is None or self.sharing is None:
+            return None
+        try:
+            sharing = self.sharing.choose(reach, self._network())
+        except NoNetwork as exc:
+            QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared with {exc}")
+            return None
+        if self.phones is None or sharing.host != self.sharing.host:
+            old = self.phones
+            if not self._share_on(sharing, journal.path):
+                return None
+            if old is not None:
+                old.stop()
+        self.sharing = sharing
+        assert self.phones is not None
+        return self.phones.url, sharing
+
+    def _share_on(self, sharing: Sharing, game: Path) -> bool:
+        """Start the phones' server where ``sharing`` says; says why not in a message box."""
+        server = BackgroundServer(game, sharing.host)
+        try:
+            server.start()
+        except FarkleError as exc:
+            QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
+            return False
+        self.phones, self.sharing = server, sharing
+        self.statusBar().showMessage(f"Scoreboard at {server.url}: {sharing.said}", 8000)
+        return True
 
     def stop_sharing(self) -> None:
         """Stop the phones' scoreboard: every open page loses its connection."""
