@@ -7,6 +7,7 @@ from __future__ import annotations
 import _thread
 import io
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -38,7 +39,12 @@ def serve_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -
     monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
     out = StopsOnceTheAddressIsSaid()
     monkeypatch.setattr(sys, "stdout", out)
-    assert main(["serve", str(journal.path), *options]) == 0
+    # Ctrl+C as at a terminal, even where the suite was started in the background (with SIGINT ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert main(["serve", str(journal.path), *options]) == 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
     return out.getvalue().splitlines()
 
 
