@@ -11,10 +11,11 @@ import cv2
 import numpy as np
 import pytest
 from PySide6.QtCore import QBuffer, QIODevice
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QLabel, QMenu, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.rules import load_rules
+from scorekeeper.serve import Reach
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.ui.phone_dialog import PhoneDialog
@@ -33,17 +34,24 @@ def no_camera(spec: str, profile: object) -> object:
     raise SourceError(f"no camera at {spec}")
 
 
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+def window_with_network(qtbot: QtBot, home: Path, network: str | None) -> MainWindow:
+    """The window, on a machine whose network address is ``network`` (None: no network)."""
     shown = MainWindow(
-        GameController(tmp_path / "home"),
-        WindowOptions(source="none", phones_host=LOCAL),
+        GameController(home),
+        WindowOptions(source="none"),
         reader=lambda: None,  # type: ignore[arg-type, return-value]
         opener=no_camera,
+        network=lambda: network,
     )
     qtbot.addWidget(shown)
     shown.show()
     return shown
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """The window on a machine with no network: its scoreboard listens on the loopback."""
+    return window_with_network(qtbot, tmp_path / "home", None)
 
 
 def decoded(dialog: PhoneDialog) -> str:
@@ -109,3 +117,87 @@ def test_closing_the_window_stops_the_server(window: MainWindow) -> None:
     window.close()
     with pytest.raises(urllib.error.URLError):
         page(url)
+
+
+STAND_IN_NETWORK = "127.0.0.2"
+"""This machine's "network address" in these tests: a second loopback address (Linux answers on
+all of 127.0.0.0/8), so that no test listens on a real network."""
+
+
+def test_the_phones_sharing_chooses_the_network_or_this_machine_only_and_says_which(qtbot: QtBot, tmp_path: Path) -> None:
+    window = window_with_network(qtbot, tmp_path / "home", STAND_IN_NETWORK)
+    assert window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    dialog = window.share_with_phones()
+    assert dialog is not None and window.phones is not None
+    on_network = window.phones.url
+    assert on_network.startswith(f"http://{STAND_IN_NETWORK}:"), "the network where this machine has one"
+    network, only_here = dialog.choices[Reach.NETWORK], dialog.choices[Reach.THIS_MACHINE]
+    assert network.isChecked() and network.isEnabled() and not only_here.isChecked()
+    assert network.text() == f"Phones on the same network ({STAND_IN_NETWORK})"
+    assert only_here.text() == f"This machine only ({LOCAL})"
+    assert dialog.reach.text() == f"Any phone on the same network as this machine ({STAND_IN_NETWORK}) can open that address."
+    assert decoded(dialog) == on_network and "Ann to play" in page(on_network)
+
+    only_here.click()
+    assert window.phones is not None
+    here = window.phones.url
+    assert here.startswith(f"http://{LOCAL}:") and dialog.address.text() == here and decoded(dialog) == here
+    assert only_here.isChecked() and not network.isChecked()
+    assert dialog.reach.text() == (
+        f"Only this machine can open that address ({LOCAL} is its loopback), not the phones; "
+        f"its address on the network is {STAND_IN_NETWORK}."
+    )
+    assert "Ann to play" in page(here)
+    with pytest.raises(urllib.error.URLError):
+        page(on_network)
+
+    network.click()
+    assert window.phones is not None and window.phones.url.startswith(f"http://{STAND_IN_NETWORK}:")
+    assert "Ann to play" in page(window.phones.url)
+    with pytest.raises(urllib.error.URLError):
+        page(here)
+    dialog.stop_button.click()
+    assert window.phones is None
+    again = window.share_with_phones()
+    assert again is not None and again.choices[Reach.NETWORK].isChecked(), "the last choice holds"
+    window.close()
+
+
+def test_with_no_network_the_phones_sharing_says_only_this_machine_can_open_it(window: MainWindow, qtbot: QtBot) -> None:
+    assert window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    dialog = window.share_with_phones()
+    assert dialog is not None and window.phones is not None
+    assert window.phones.url.startswith(f"http://{LOCAL}:")
+    network, only_here = dialog.choices[Reach.NETWORK], dialog.choices[Reach.THIS_MACHINE]
+    assert only_here.isChecked() and not network.isEnabled()
+    assert network.text() == "Phones on the same network (this machine has no network now)"
+    assert dialog.reach.text() == f"This machine has no network, so only it can open that address ({LOCAL} is its loopback), not the phones."
+    assert "same network as this computer" not in " ".join(label.text() for label in dialog.findChildren(QLabel))
+    window.close()
+
+
+def test_the_network_chosen_when_it_has_gone_is_refused_saying_so(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    found: list[str | None] = [STAND_IN_NETWORK]
+    window = MainWindow(
+        GameController(tmp_path / "home"),
+        WindowOptions(source="none"),
+        reader=lambda: None,  # type: ignore[arg-type, return-value]
+        opener=no_camera,
+        network=lambda: found[0],
+    )
+    qtbot.addWidget(window)
+    assert window.controller.start(load_rules("retail"), ["Ann"])
+    dialog = window.share_with_phones()
+    assert dialog is not None
+    dialog.choices[Reach.THIS_MACHINE].click()
+    here = dialog.url
+    found[0] = None
+    said: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text: said.append(text))
+    dialog.choices[Reach.NETWORK].click()
+    assert said == [
+        "The scoreboard cannot be shared with 'the network': this machine has no network now; "
+        "connect it to the phones' network (their Wi-Fi) and choose again"
+    ]
+    assert dialog.choices[Reach.THIS_MACHINE].isChecked() and dialog.url == here and "Ann to play" in page(here)
+    window.close()

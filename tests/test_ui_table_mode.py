@@ -103,3 +103,60 @@ def test_a_tap_on_the_small_camera_view_still_corrects_a_die(qtbot: QtBot, tmp_p
     assert controller.state.turn.roll == Dice.from_str("2 4 5")
     assert window.table_view.roll.text() == "2 4 5"
     window.close()
+
+
+def layout_of(window: MainWindow) -> dict[str, object]:
+    """Where the window is, its size, and the sizes of its parts: what leaving table mode gives back."""
+    return {
+        "geometry": window.geometry().getRect(),
+        "splitter": window.splitter.sizes(),
+        "history": window.history_dock.geometry().getRect(),
+        "history shown": window.history_dock.isVisible(),
+        "pages": window.pages.geometry().getRect(),
+    }
+
+
+def gave_back(window: MainWindow, before: dict[str, object], maximized: bool = False) -> None:
+    """Passes once the window has left full screen, maximized or not as it was, with the layout it
+    had before (waitUntil retries it until then)."""
+    assert not window.isFullScreen() and window.isMaximized() == maximized
+    assert layout_of(window) == before
+
+
+def test_leaving_table_mode_gives_back_the_windows_place_size_splitter_and_history(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob", "Cy"])
+    press(qtbot, window, "115234")
+    window.history_dock.show()
+    window.setGeometry(60, 80, 1100, 760)
+    qtbot.waitUntil(lambda: window.geometry().getRect() == (60, 80, 1100, 760), timeout=5000)
+    window.resizeDocks([window.history_dock], [260], Qt.Orientation.Vertical)
+    window.splitter.setSizes([300, 800])
+    QApplication.processEvents()
+    before = layout_of(window)
+    assert window.splitter.sizes()[0] < 400 and window.history_dock.height() >= 200, "not the window's first layout"
+    for _ in range(2):
+        table_mode_on(qtbot, window)
+        qtbot.wait(100)  # as a player would: the screen has gone full (its platform says so after a while)
+        qtbot.keyClick(focused(window), Qt.Key.Key_Escape)
+        qtbot.waitUntil(lambda: gave_back(window, before), timeout=5000)
+        qtbot.wait(200)
+        assert layout_of(window) == before, "nothing moves once the window is back"
+    assert window.minimumHeight() <= window.minimumSizeHint().height() <= 760, "table mode's big type sets no least size here"
+    window.close()
+
+
+def test_a_maximized_window_comes_back_maximized_with_its_splitter(qtbot: QtBot, tmp_path: Path) -> None:
+    window = open_window(qtbot, tmp_path)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    window.history_dock.show()
+    window.showMaximized()
+    qtbot.waitUntil(window.isMaximized, timeout=5000)
+    window.splitter.setSizes([300, 500])
+    QApplication.processEvents()
+    before = layout_of(window)
+    table_mode_on(qtbot, window)
+    qtbot.wait(100)
+    qtbot.keyClick(focused(window), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: gave_back(window, before, maximized=True), timeout=5000)
+    window.close()

@@ -10,7 +10,8 @@ from typing import Any
 
 from scorekeeper.game.journal import default_home, games_folder, unfinished_games
 from scorekeeper.game.save import game_file_kind
-from scorekeeper.serve import ScoreServer, ServeError, lan_address
+from scorekeeper.serve import LOOPBACK, Reach, ScoreServer, ServeError, network_address, reach_said
+from scorekeeper.serve.address import reach_of
 from scorekeeper.safe_input import MAX_FILE_BYTES, check_file
 from scorekeeper.serve.server import MAX_CLIENTS
 
@@ -29,7 +30,12 @@ def add_parser(commands: Any) -> None:
         type=Path,
         help="a game journal (.jsonl) or a game saved by 'play --save' (default: the newest unfinished game)",
     )
-    parser.add_argument("--host", metavar="ADDR", help="the address to listen on (default: this machine's address on the local network)")
+    parser.add_argument(
+        "--host",
+        metavar="ADDR",
+        help="the address to listen on (default: this machine's address on its network, which the phones on that "
+        "network reach; 127.0.0.1: this machine only)",
+    )
     parser.add_argument("--port", metavar="P", type=int, default=0, help="the port to listen on (default: any free one)")
     parser.add_argument(
         "--max-clients",
@@ -58,12 +64,26 @@ def game_to_follow(named: Path | None, home: Path) -> Path:
     return found[0]
 
 
-async def serve(game_file: Path, host: str, port: int, max_clients: int) -> None:
-    """Serve until cancelled (Ctrl+C)."""
+def whom_it_reaches(host: str, network: str | None, named: bool) -> str:
+    """What ``serve`` says under the address: whom it reaches, what to do to reach the phones where
+    it does not (``named``: the address was given with ``--host``), and how to stop."""
+    said = reach_said(host, network)
+    if reach_of(host, network) is Reach.NETWORK:
+        return f"{said} Open it on the phones at the table. Ctrl+C stops."
+    if network is None:
+        how = "connect it to the phones' network (their Wi-Fi) and start serve again" + (" without --host" if named else "")
+    else:
+        how = f"leave --host out (or give --host {network})"
+    return f"{said} To share it with the phones, {how}. Ctrl+C stops."
+
+
+async def serve(game_file: Path, host: str, port: int, max_clients: int, network: str | None, named: bool) -> None:
+    """Serve until cancelled (Ctrl+C), saying whom the address reaches (``network``: this machine's
+    network address, None where it has none; ``named``: the address was given with ``--host``)."""
     server = ScoreServer(game_file, host, port, max_clients=max_clients)
     await server.start()
     print(f"Scoreboard of {game_file} at {server.url}", flush=True)
-    print("Open that address on the phones at the table (same network). Ctrl+C stops.", flush=True)
+    print(whom_it_reaches(host, network, named), flush=True)
     try:
         await asyncio.Event().wait()
     finally:
@@ -76,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     if args.max_clients < 1:
         raise ServeError(f"--max-clients {args.max_clients}: at least 1")
     game_file = game_to_follow(args.game, default_home())
+    network = network_address()
+    host = args.host or network or LOOPBACK
     try:
-        asyncio.run(serve(game_file, args.host or lan_address(), args.port, args.max_clients))
+        asyncio.run(serve(game_file, host, args.port, args.max_clients, network, named=args.host is not None))
     except KeyboardInterrupt:
         print("Stopped.", flush=True)
     return 0

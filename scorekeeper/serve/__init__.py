@@ -3,7 +3,7 @@ journal (or a saved game) as it grows. Off unless ``scorekeeper serve`` or the w
 starts it. No Qt here.
 """
 
-from scorekeeper.serve.address import lan_address
+from scorekeeper.serve.address import LOOPBACK, NoNetwork, Reach, Sharing, network_address, reach_said
 from scorekeeper.serve.background import BackgroundServer
 from scorekeeper.serve.board import Board, LastRoll, Seat, board_of
 from scorekeeper.serve.follow import GameFollower
@@ -11,6 +11,10 @@ from scorekeeper.serve.page import board_html, page_html
 from scorekeeper.serve.server import ScoreServer, ServeError
 
 __all__ = [
+    "LOOPBACK",
+    "NoNetwork",
+    "Reach",
+    "Sharing",
     "BackgroundServer",
     "Board",
     "GameFollower",
@@ -20,6 +24,7 @@ __all__ = [
     "ServeError",
     "board_html",
     "board_of",
-    "lan_address",
+    "network_address",
     "page_html",
+    "reach_said",
 ]

@@ -9,8 +9,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTextEdit,
@@ -34,7 +35,7 @@ from scorekeeper.export.writers import SHEET_FILES, written_words
 from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
-from scorekeeper.serve import BackgroundServer, lan_address
+from scorekeeper.serve import BackgroundServer, NoNetwork, Reach, Sharing, network_address
 from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
@@ -76,11 +77,27 @@ class WindowOptions:
     """A journal to go on with."""
     calibration: Path | None = None
     """A calibration profile to use instead of the last one saved."""
-    phones_host: str | None = None
-    """The address the scoreboard for the phones listens on; None: this machine's LAN address."""
     keep_photos: bool = True
     """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
     setting can switch them off as well)."""
+
+
+WINDOW_SHAPE = Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
+"""The window states that set a window's size (not minimized or active)."""
+
+
+@dataclass(frozen=True)
+class TableModeReturn:
+    """The window as it was before table mode, which leaving table mode gives back."""
+
+    geometry: QRect
+    """Where the window was and its size (without the frame the window manager draws)."""
+    state: Qt.WindowState
+    """Maximized, full screen, or neither (no flag: a window of that geometry)."""
+    docks: QByteArray
+    """The docks' places, sizes and visibility (``QMainWindow.saveState``)."""
+    splitter: tuple[int, ...]
+    """The widths of the camera view and of the scoreboard column."""
 
 
 class MainWindow(QMainWindow):
@@ -92,8 +109,10 @@ class MainWindow(QMainWindow):
         options: WindowOptions = WindowOptions(),
         reader: ReaderFactory | None = None,
         opener: SourceOpener | None = None,
+        network: Callable[[], str | None] = network_address,
     ) -> None:
-        """``reader`` and ``opener`` replace the ONNX reader and the frame sources (tests)."""
+        """``reader``, ``opener`` and ``network`` replace the ONNX reader, the frame sources and the
+        finding of this machine's network address (tests)."""
         super().__init__()
         self.controller = controller
         self.settings, settings_problem = load_settings(controller.home)
@@ -131,11 +150,15 @@ class MainWindow(QMainWindow):
         self.table_view = TableModeView(controller, self._table_command)
         self.turn_panel.entry.textChanged.connect(self.table_view.show_typed)
         self.turn_panel.said.connect(self.table_view.message.setText)
+        # Sized for the whole screen, table mode's type would otherwise set the least size of the usual
+        # window too (a stack is as large as its largest page) and squash the history under it.
+        self.table_view.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.table_view)
         self.setCentralWidget(self.pages)
-        self._before_table_mode: tuple[QByteArray, QByteArray, list[QDockWidget]] | None = None
+        self._before_table_mode: TableModeReturn | None = None
+        self._layout_to_give_back: TableModeReturn | None = None
         dock = QDockWidget("History: every turn (double-click to correct one)", self)
         dock.setObjectName("history")
         dock.setWidget(self.history)
@@ -143,6 +166,9 @@ class MainWindow(QMainWindow):
         self.history_dock = dock
         self.phones: BackgroundServer | None = None
         """The scoreboard server for the phones, while View > Scoreboard on phones has it running."""
+        self.sharing: Sharing | None = None
+        """Whom the phones' scoreboard reaches (this machine only, or the network): the last choice."""
+        self._network = network
         self.source_label = QLabel()
         self.statusBar().addPermanentWidget(self.source_label)
         self._menus()
@@ -308,9 +334,10 @@ class MainWindow(QMainWindow):
         if on == self.table_mode:
             return
         if on:
-            docks = [dock for dock in self.findChildren(QDockWidget) if dock.isVisible()]
-            self._before_table_mode = (self.saveGeometry(), self.splitter.saveState(), docks)
-            for dock in docks:
+            self._layout_to_give_back = None
+            shape = self.windowState() & WINDOW_SHAPE
+            self._before_table_mode = TableModeReturn(self.normalGeometry(), shape, self.saveState(), tuple(self.splitter.sizes()))
+            for dock in self.findChildren(QDockWidget):
                 dock.hide()
             self.menuBar().hide()
             self.statusBar().hide()
@@ -320,18 +347,33 @@ class MainWindow(QMainWindow):
             self.showFullScreen()
             self.table_view.refresh()
             return
-        geometry, sizes, docks = self._before_table_mode or (QByteArray(), QByteArray(), [])
         self.table_view.release_camera()
         self.splitter.insertWidget(0, self.camera)
         self.pages.setCurrentWidget(self.splitter)
         self.menuBar().show()
         self.statusBar().show()
-        for dock in docks:
-            dock.show()
-        self.showNormal()
-        self.restoreGeometry(geometry)
-        self.splitter.restoreState(sizes)
+        back, self._before_table_mode = self._before_table_mode, None
+        self.setWindowState(Qt.WindowState.WindowNoState)
+        if back is not None:
+            self.setGeometry(back.geometry)
+            self.setWindowState(back.state)
+            self._layout_to_give_back = back
+            self._give_back_layout(back)
         self.refresh()
+
+    def _give_back_layout(self, back: TableModeReturn) -> None:
+        """The docks and splitter as they were before table mode; again once the window has its old
+        state and size back, where a window manager takes a while to give them (laid out at another
+        size, the splitter would share the difference by its stretch factors)."""
+        self.restoreState(back.docks)
+        self.splitter.setSizes(list(back.splitter))
+        if self.windowState() & WINDOW_SHAPE == back.state and (back.state or self.size() == back.geometry.size()):
+            self._layout_to_give_back = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._layout_to_give_back is not None:
+            self._give_back_layout(self._layout_to_give_back)
 
     def _table_command(self, step: str) -> None:
         """A button of table mode: leave it, or a step of the turn as its key would take it."""
@@ -466,23 +508,55 @@ class MainWindow(QMainWindow):
 
     def share_with_phones(self) -> PhoneDialog | None:
         """View > Scoreboard on phones: start the server for the game on screen (it then follows
-        whichever game the window shows) and show its address and QR code."""
+        whichever game the window shows), on the network where this machine has one (the dialog
+        can make it this machine only), and show its address, whom it reaches and its QR code."""
         journal = self.controller.journal
         if journal is None:
             QMessageBox.information(self, "Scoreboard on phones", "Start or resume a game first (Game > New game).")
             return None
         if self.phones is None:
-            server = BackgroundServer(journal.path, self.options.phones_host or lan_address())
-            try:
-                server.start()
-            except FarkleError as exc:
-                QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
+            network = self._network()
+            sharing = Sharing.first(network) if self.sharing is None else self.sharing.again(network)
+            if not self._share_on(sharing, journal.path):
                 return None
-            self.phones = server
-            self.statusBar().showMessage(f"Scoreboard on the phones at {server.url}", 8000)
-        dialog = PhoneDialog(self.phones.url, self.stop_sharing, self)
+        assert self.phones is not None and self.sharing is not None
+        dialog = PhoneDialog(self.phones.url, self.sharing, self.choose_phone_reach, self.stop_sharing, self)
         dialog.open()
         return dialog
+
+    def choose_phone_reach(self, reach: Reach) -> tuple[str, Sharing] | None:
+        """The dialog's choice of whom the scoreboard reaches: the server moves to the address
+        that reaches them (a new address, so a page open on the old one stops following); the
+        page's address and the choice, or None where it could not (said in a message)."""
+        journal = self.controller.journal
+        if journal is None or self.sharing is None:
+            return None
+        try:
+            sharing = self.sharing.choose(reach, self._network())
+        except NoNetwork as exc:
+            QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared with {exc}")
+            return None
+        if self.phones is None or sharing.host != self.sharing.host:
+            old = self.phones
+            if not self._share_on(sharing, journal.path):
+                return None
+            if old is not None:
+                old.stop()
+        self.sharing = sharing
+        assert self.phones is not None
+        return self.phones.url, sharing
+
+    def _share_on(self, sharing: Sharing, game: Path) -> bool:
+        """Start the phones' server where ``sharing`` says; says why not in a message box."""
+        server = BackgroundServer(game, sharing.host)
+        try:
+            server.start()
+        except FarkleError as exc:
+            QMessageBox.warning(self, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
+            return False
+        self.phones, self.sharing = server, sharing
+        self.statusBar().showMessage(f"Scoreboard at {server.url}: {sharing.said}", 8000)
+        return True
 
     def stop_sharing(self) -> None:
         """Stop the phones' scoreboard: every open page loses its connection."""
