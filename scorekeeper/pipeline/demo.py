@@ -300,9 +300,10 @@ class DemoTable(BaseSource):
             self._asked = count if count else None
 
     def _next_roll(self) -> None:
+        """Throw what the game expects: again after a sweep where the game took no roll from the
+        last throw (a reader too slow for the rest the film gave it), so the demo never stalls."""
         with self._lock:
             count, free = self._asked, self._free
-            self._asked = None
         rng = np.random.default_rng([self.seed, self.rolls])
         film = self._film
         drawn = int(rng.choice([6, 6, 6, 5, 4, 3, 2, 1]))
