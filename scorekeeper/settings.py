@@ -1,7 +1,7 @@
 """The window's settings that outlive a session, kept as ``settings.json`` in the scorekeeper home folder.
 
 A file that cannot be read leaves every setting at its default and says why; saving replaces the
-file whole (:func:`~scorekeeper.game.save.write_atomically`).
+file whole (:func:`~scorekeeper.safe_output.write_atomically`).
 
 >>> import tempfile
 >>> home = Path(tempfile.mkdtemp())
@@ -19,8 +19,8 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from scorekeeper.game.save import write_atomically
 from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_output import write_atomically
 
 FILE = "settings.json"
 """The settings file's name in the home folder."""

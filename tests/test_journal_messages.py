@@ -157,8 +157,16 @@ def test_a_recovery_the_disk_refuses_leaves_the_damaged_journal_and_no_half_made
     def refuse(*_: object, **__: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
+    real_open = os.open
+
+    def refuse_new_files(file: str | Path, flags: int, *args: Any) -> int:
+        """The disk makes no new file, the game's lock file aside (which a recovery does not write)."""
+        if flags & os.O_CREAT and not os.path.exists(file) and Path(file) != journal_module.lock_path(path):
+            refuse()
+        return real_open(file, flags, *args)
+
     monkeypatch.setattr(os, "link", refuse)
-    monkeypatch.setattr(journal_module, "open", refuse, raising=False)
+    monkeypatch.setattr(os, "open", refuse_new_files)
     with pytest.raises(JournalError) as refused:
         open_journal(path)
     assert str(refused.value) == (

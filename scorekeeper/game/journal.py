@@ -65,6 +65,7 @@ from scorekeeper.game.game import Game
 from scorekeeper.game.state import apply, start
 from scorekeeper.rules import FarkleError, IllegalAction
 from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
+from scorekeeper.safe_output import sync_folder, write_atomically
 
 FORMAT = "scorekeeper-journal"
 VERSION = 1
@@ -296,20 +297,6 @@ def check_not_open_elsewhere(game: str | Path) -> None:
 
 def _line(data: dict[str, Any]) -> bytes:
     return (json.dumps(data, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def sync_folder(folder: Path) -> None:
-    """Make a new or renamed file's name itself durable (where the system allows)."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)
 
 
 class Journal:
@@ -648,12 +635,7 @@ def _keep_aside(path: Path, aside: Path) -> None:
     try:
         os.link(path, aside)
     except OSError:
-        copy = aside.with_name(f".{aside.name}.copying")
-        with open(copy, "wb") as stream:
-            stream.write(path.read_bytes())
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(copy, aside)
+        write_atomically(aside, path.read_bytes(), temporary=aside.with_name(f".{aside.name}.copying"))
 
 
 def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
@@ -700,15 +682,9 @@ def _recover(path: Path, kept: Salvage) -> JournalDamage:
     fresh = _recovering_name(path)
     try:
         _keep_aside(path, aside)
-        with open(fresh, "wb") as stream:
-            stream.write(kept.data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(fresh, path)
+        write_atomically(path, kept.data, temporary=fresh)
     except OSError as exc:
-        fresh.unlink(missing_ok=True)
         raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
-    sync_folder(path.parent)
     return replace(damage, kept_as=aside)
 
 

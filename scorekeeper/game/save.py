@@ -1,18 +1,14 @@
 """Saving and loading games as versioned JSON.
 
-A save is written to a temporary file beside the target, synced, then renamed
-over it, so a crash never leaves half a file. Loading reads the whole file,
+A save is written whole or not at all (:func:`~scorekeeper.safe_output.write_atomically`),
+so a crash never leaves half a file. Loading reads the whole file,
 checks it, and replays the log; any problem raises :class:`SaveFileError`
 naming the file and leaves it untouched.
 """
 
 from __future__ import annotations
 
-import glob
 import json
-import os
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +17,8 @@ from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
+from scorekeeper.safe_output import new_file_mode as new_file_mode
+from scorekeeper.safe_output import write_atomically
 
 FORMAT = "scorekeeper-game"
 VERSION = 1
@@ -55,43 +53,6 @@ def game_from_json(document: Any, where: str) -> Game:
         return Game.from_events([event_from_dict(event) for event in events])
     except FarkleError as exc:
         raise SaveFileError(f"{where}: damaged: {exc}") from None
-
-
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)
-"""The user's file-creation mask, read once at start-up (reading it means setting it, which is not
-safe while other threads create files)."""
-
-
-def new_file_mode() -> int:
-    """The mode a new file gets under the user's umask (0644 under the usual 022): what a saved game
-    or an exported sheet should have, where a temporary file renamed into place would keep 0600."""
-    return 0o666 & ~_UMASK
-
-
-def write_atomically(path: Path, text: str | bytes) -> None:
-    """Replace ``path`` with ``text`` (or bytes) all at once: readers see the old file or the new, never half.
-    A file replaced keeps its mode; a new one gets the user's normal mode (see :func:`new_file_mode`).
-    Temporary files of ``path`` that a killed earlier write left behind are removed first.
-    """
-    path = Path(path)
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mode = new_file_mode()
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(handle, mode)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(text.encode("utf-8") if isinstance(text, str) else text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def game_file_kind(path: str | Path) -> str | None:

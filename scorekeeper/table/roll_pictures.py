@@ -5,8 +5,8 @@ boxed with its value; a die a tap corrected shows the corrected value in its own
 "tap", and a find a tap said is no die is crossed out. It is encoded as a JPEG of at most
 :data:`LONG_SIDE` pixels on its long side and about :data:`TARGET_BYTES` (the quality steps down
 until it fits), and written beside the game's journal under its SHA-256
-(:func:`scorekeeper.game.photos.photo_file`): to a temporary file, synced, then renamed into
-place, so a picture is whole or absent, and on disk before the journal line naming it.
+(:func:`scorekeeper.game.photos.photo_file`) whole or not at all
+(:func:`~scorekeeper.safe_output.write_atomically`), and on disk before the journal line naming it.
 
 >>> frame = np.full((480, 640, 3), 90, np.uint8)
 >>> image = draw_roll(frame, [(100.0, 100.0, 140.0, 140.0)], [5], [(100.0, 100.0, 140.0, 140.0)], [3])
@@ -19,8 +19,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,8 +26,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.game.journal import sync_folder
 from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder, read_photo
+from scorekeeper.safe_output import sync_folder, write_atomically
 
 Box = tuple[float, float, float, float]
 
@@ -143,10 +141,10 @@ def encode_jpeg(image: NDArray[np.uint8], target: int = TARGET_BYTES) -> bytes:
 
 
 def write_photo(journal: Path, data: bytes) -> str:
-    """Keep the picture ``data`` beside ``journal``; its name (SHA-256). Whole or not at all: written
-    to a temporary file, synced, renamed into place and the folder synced, so once this returns
-    the picture survives a crash (a picture already kept whole under that name is left as it is;
-a damaged one is written again)."""
+    """Keep the picture ``data`` beside ``journal``; its name (SHA-256). Whole or not at all
+    (:func:`~scorekeeper.safe_output.write_atomically`), so once this returns the picture survives
+    a crash (a picture already kept whole under that name is left as it is; a damaged one is
+    written again)."""
     name = hashlib.sha256(data).hexdigest()
     folder = photos_folder(journal)
     path = folder / (name + PHOTO_SUFFIX)
@@ -157,14 +155,5 @@ a damaged one is written again)."""
     folder.mkdir(parents=True, exist_ok=True)
     if created:
         sync_folder(folder.parent)
-    handle, temporary = tempfile.mkstemp(prefix=f".{name[:16]}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    finally:
-        Path(temporary).unlink(missing_ok=True)
-    sync_folder(folder)
+    write_atomically(path, data)
     return name

@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.game.save import write_atomically
 from scorekeeper.safe_input import read_file
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.processing import CROP, VIEWS, Finds
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_head import MIN_JUDGED, ConfirmedRoll, Examples, TableHead, Verdict, judge
