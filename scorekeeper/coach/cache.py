@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from scorekeeper.coach.policy import Policy, Tables
 from scorekeeper.coach.solver import COLUMNS, standings
 from scorekeeper.rules import RuleSet, rules_to_table
 from scorekeeper.safe_input import read_file
+from scorekeeper.safe_output import write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -122,16 +122,11 @@ def _write(path: Path, policy: Policy, key: str) -> None:
     arrays: dict[str, Any] = {"key": np.array(key), "farkle": policy.farkle, "win": policy.win}
     for index, standing in enumerate(standings(policy.rules)):
         arrays[f"rolls{index}"] = policy.tables[standing].rolls
+    data = io.BytesIO()
+    np.savez(data, **arrays)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                np.savez(stream, **arrays)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(path, data.getvalue())
         _prune(path.parent)
     except OSError as exc:
         log.warning("cannot keep the coach's policy in %s (%s); it will be solved again next time", path, exc)

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.evaluation.dataset import format_yolo_labels
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.synthetic.render import LIGHTS, Scene, random_scene, render, render_with_visibility
 
 SAMPLES_SEED = 20_261_130
@@ -48,8 +49,8 @@ def write_samples(folder: Path, count: int = 36, seed: int = SAMPLES_SEED) -> in
     for i, scene in enumerate(sample_scenes(count, seed)):
         image, labels = render(scene)
         stem = f"scene_{i:02d}_{scene.light}_tilt{scene.tilt:.0f}_{scene.table.kind}"
-        cv2.imwrite(str(folder / "images" / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        (folder / "labels" / f"{stem}.txt").write_text(format_yolo_labels(labels, scene.width, scene.height), encoding="utf-8")
+        write_atomically(folder / "images" / f"{stem}.jpg", cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])[1].tobytes())
+        write_atomically(folder / "labels" / f"{stem}.txt", format_yolo_labels(labels, scene.width, scene.height))
     return count
 
 

@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.detections import Detections
 
 FORMAT = 1
@@ -256,12 +257,7 @@ def save_profile(profile: CalibrationProfile, path: str | os.PathLike[str]) -> N
         text = json.dumps(profile_to_table(profile), indent=2) + "\n"
     else:
         text = profile_to_toml(profile)
-    temporary = file.with_name(f".{file.name}.tmp")
-    with open(temporary, "w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, file)
+    write_atomically(file, text)
 
 
 def default_profile() -> CalibrationProfile:

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.safe_input import parse_json, read_file, read_text
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.images import MAX_IMAGE_BYTES
 
 INDEX = "corrections.jsonl"
@@ -72,8 +73,14 @@ def save_correction(folder: Path, frame: NDArray[np.uint8], box: Box, was: int |
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     path = folder / f"{stamp}.png"
     image = crop(frame, box)
-    if image.size == 0 or not cv2.imwrite(str(path), image):
-        raise OSError(f"cannot write the correction's picture {path}")
+    cannot = OSError(f"cannot write the correction's picture {path}")
+    encoded, picture = cv2.imencode(".png", image) if image.size else (False, None)
+    if not encoded or picture is None:
+        raise cannot
+    try:
+        write_atomically(path, picture.tobytes())
+    except OSError:
+        raise cannot from None
     height, width = frame.shape[:2]
     record = {
         "file": path.name,
