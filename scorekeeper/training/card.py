@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.manifest import read_manifest
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
@@ -340,8 +341,6 @@ condition of the same base scenes ("dice" lays the same dice out apart or touchi
 Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads, on {machine_name()}:
 640x480 {latency['640x480']:.1f} ms, 1280x720 {latency['1280x720']:.1f} ms.
 {load_line}"""
-    tmp = model_dir / "README.md.tmp"
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, model_dir / "README.md")
-    (model_dir / "metrics.json").write_text(json.dumps(numbers, indent=1) + "\n", encoding="utf-8")
+    write_atomically(model_dir / "README.md", text)
+    write_atomically(model_dir / "metrics.json", json.dumps(numbers, indent=1) + "\n")
     return numbers

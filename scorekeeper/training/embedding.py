@@ -6,9 +6,9 @@ Needs ``onnx`` (the train and test extras).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.manifest import read_manifest, update_manifest
 from scorekeeper.vision.reader import EMBEDDING_OUTPUT, ModelError, sha256_of
 
@@ -37,8 +37,6 @@ def add_embedding_output(model_dir: Path) -> int:
     graph.node.append(helper.make_node("Identity", [source], [EMBEDDING_OUTPUT], name="embedding_output"))
     graph.output.append(helper.make_tensor_value_info(EMBEDDING_OUTPUT, onnx.TensorProto.FLOAT, ["dice", dims[1]]))
     onnx.checker.check_model(model)
-    tmp = path.with_name(path.name + ".tmp")
-    onnx.save(model, str(tmp))
-    os.replace(tmp, path)
+    write_atomically(path, model.SerializeToString())
     update_manifest(model_dir, {"pips": {**manifest["pips"], "sha256": sha256_of(path)}})
     return int(dims[1])

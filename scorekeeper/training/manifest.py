@@ -4,13 +4,13 @@ always whole, then moved into place, so a crash never leaves half a manifest."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
 from typing import Any
 
 from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.reader import MANIFEST_FILE, MAX_MANIFEST_BYTES, ModelError
 
 
@@ -22,9 +22,7 @@ def read_manifest(model_dir: Path) -> Any:
 
 def write_manifest(model_dir: Path, manifest: Mapping[str, object]) -> None:
     """Write ``manifest`` as the folder's manifest, replacing any there."""
-    tmp = model_dir / (MANIFEST_FILE + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, model_dir / MANIFEST_FILE)
+    write_atomically(model_dir / MANIFEST_FILE, json.dumps(manifest, indent=2) + "\n")
 
 
 def update_manifest(model_dir: Path, changes: Mapping[str, object]) -> None:

@@ -13,7 +13,6 @@ pairs summed into 16 bits, which 8-bit weights can overflow (onnxruntime's quant
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.manifest import read_manifest, update_manifest
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.processing import pips_input
@@ -85,11 +85,9 @@ def quantize_reader(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> int
             str(prepared), str(quantized), Crops(), quant_format=QuantFormat.QDQ, per_channel=True, reduce_range=True,
             activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
         )
-        tmp = pips.with_name(pips.name + ".tmp")
-        tmp.write_bytes(quantized.read_bytes())
+        write_atomically(pips, quantized.read_bytes())
     crops = sum(len(batch) for batch in batches)
-    entry = {"file": pips.name, "sha256": sha256_of(tmp), "int8_from_sha256": manifest["pips"]["sha256"], "calibration_crops": crops}
-    os.replace(tmp, pips)
+    entry = {"file": pips.name, "sha256": sha256_of(pips), "int8_from_sha256": manifest["pips"]["sha256"], "calibration_crops": crops}
     update_manifest(model_dir, {"pips": entry})
     return crops
 

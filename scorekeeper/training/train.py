@@ -11,6 +11,7 @@ import math
 import multiprocessing
 import os
 import random
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -23,6 +24,7 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_repeats, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
@@ -542,21 +544,21 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
 def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig, extra: dict[str, object]) -> None:
     """Write both ONNX files and the manifest (checksums, thresholds) the reader checks at load."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    tmp_finder, tmp_pips = out_dir / (FINDER_FILE + ".tmp"), out_dir / (PIPS_FILE + ".tmp")
     finder, reader = finder.cpu(), reader.cpu()
-    with torch.no_grad():
+    with tempfile.TemporaryDirectory() as scratch, torch.no_grad():
+        exported_finder, exported_pips = Path(scratch) / FINDER_FILE, Path(scratch) / PIPS_FILE
         torch.onnx.export(
-            finder, (torch.zeros(1, 3, 15 * ALIGN, 20 * ALIGN),), str(tmp_finder),
+            finder, (torch.zeros(1, 3, 15 * ALIGN, 20 * ALIGN),), str(exported_finder),
             input_names=["frame"], output_names=["maps"], opset_version=17, dynamo=False,
             dynamic_axes={"frame": {2: "height", 3: "width"}, "maps": {2: "cells_y", 3: "cells_x"}},
         )
         torch.onnx.export(
-            reader, (torch.zeros(4, 3, CROP, CROP),), str(tmp_pips),
+            reader, (torch.zeros(4, 3, CROP, CROP),), str(exported_pips),
             input_names=["crops"], output_names=["logits"], opset_version=17, dynamo=False,
             dynamic_axes={"crops": {0: "dice"}, "logits": {0: "dice"}},
         )
-    os.replace(tmp_finder, out_dir / FINDER_FILE)
-    os.replace(tmp_pips, out_dir / PIPS_FILE)
+        write_atomically(out_dir / FINDER_FILE, exported_finder.read_bytes())
+        write_atomically(out_dir / PIPS_FILE, exported_pips.read_bytes())
     manifest = {
         "finder": {"file": FINDER_FILE, "sha256": sha256_of(out_dir / FINDER_FILE)},
         "pips": {"file": PIPS_FILE, "sha256": sha256_of(out_dir / PIPS_FILE)},
