@@ -144,3 +144,16 @@ def test_the_layered_packages_are_there() -> None:
     assert {path.name for path in (PACKAGE / "vision").glob("*.py")} == {
         "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py", "table_head.py", "table_memory.py"
     }, "vision/ keeps what reads a frame (the players' corrections kept for training, and what a table taught the reader)"
+
+
+FILE_HELPERS = ("safe_input.py", "safe_output.py")
+"""Reading and writing users' files within bounds and whole: every package leans on them, so they
+lean on nothing of the program's and nothing beyond the standard library."""
+
+
+@pytest.mark.parametrize("name", FILE_HELPERS)
+def test_the_file_helpers_import_only_the_standard_library(name: str) -> None:
+    imported = imported_modules(PACKAGE / name)
+    assert imported, f"{name} is there and imports something"
+    bad = [module for module in imported if module.split(".")[0] not in sys.stdlib_module_names]
+    assert not bad, f"{name} imports {bad}"
