@@ -55,6 +55,7 @@ LAST_PROFILE = "last-calibration.toml"
 (and what the table there has learned beside it)."""
 
 WHOLE_FRAME: tuple[tuple[float, float], ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+"""The rolling area that is the whole picture, corners in fractions of its width and height."""
 
 DIE_SIZE_RANGE = (0.5, 2.0)
 """A box this many times smaller or larger than the expected die size is not a die."""

@@ -18,7 +18,8 @@ from scorekeeper.pipeline.calibration import CalibrationProfile
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import TableState
 from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
-from scorekeeper.pipeline.watch import WatchStep, Watcher
+from scorekeeper.pipeline.watch import ReaderUnavailable, WatchStep, Watcher
+from scorekeeper.pipeline.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,14 @@ ReaderFactory = Callable[[], DiceReader]
 SourceOpener = Callable[[str, CalibrationProfile], Any]
 
 
-def default_reader() -> DiceReader:
-    """The project's ONNX dice reader (raises if the model is missing or damaged)."""
-    from scorekeeper.vision.reader import OnnxDiceReader
+READER_THREADS = 1
+"""Threads of the window's dice reader: the window's own thread needs the rest of a laptop's cores."""
 
-    return OnnxDiceReader(threads=1)
+
+def default_reader() -> DiceReader:
+    """The project's ONNX dice reader on :data:`READER_THREADS` threads (raises
+    :class:`~scorekeeper.pipeline.watch.ReaderUnavailable` if the model is missing or damaged)."""
+    return open_reader(threads=READER_THREADS)
 
 
 def default_opener(spec: str, profile: CalibrationProfile) -> Any:
@@ -148,8 +152,8 @@ class CaptureWorker(QObject):
             self.opened.emit(str(getattr(source, "name", self.spec)), note)
             try:
                 reader = self._reader_factory()
-            except Exception as exc:  # ModelError, a missing onnxruntime...: say so, keep showing frames
-                self.reader_missing.emit(str(exc))
+            except Exception as exc:  # a missing or damaged model, a failing stand-in...: say so, keep showing frames
+                self.reader_missing.emit(exc.reason if isinstance(exc, ReaderUnavailable) else str(exc))
                 self._frames_only(source)
                 return
             self.reader_ready.emit(reader)
