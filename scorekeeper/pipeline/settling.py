@@ -304,11 +304,6 @@ class Settler:
             return not any(self._motion) and self._present_run == 0
         return self._state is TableState.STILL and not any(self._motion) and self._empty_run == 0
 
-    @property
-    def camera_shift(self) -> tuple[float, float]:
-        """How far the picture has moved since the dice came to rest, px (from the dice themselves)."""
-        return float(self._offset[0]), float(self._offset[1])
-
     def update(
         self,
         detections: Detections,

@@ -10,14 +10,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
-
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from scorekeeper.pipeline.calibration import CalibrationProfile
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import TableState
-from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
+from scorekeeper.pipeline.sources import CameraLost, DiceSource, FrameSource, SourceError, open_source
 from scorekeeper.pipeline.watch import ReaderUnavailable, WatchStep, Watcher
 from scorekeeper.pipeline.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
@@ -29,7 +27,7 @@ YIELD_S = 0.001
 """Pause after each frame: a source that never waits (an unpaced file) must not starve the
 window's thread of the interpreter lock; a camera's 33 ms per frame make it negligible."""
 ReaderFactory = Callable[[], DiceReader]
-SourceOpener = Callable[[str, CalibrationProfile], Any]
+SourceOpener = Callable[[str, CalibrationProfile], FrameSource]
 
 
 READER_THREADS = 1
@@ -42,7 +40,7 @@ def default_reader() -> DiceReader:
     return open_reader(threads=READER_THREADS)
 
 
-def default_opener(spec: str, profile: CalibrationProfile) -> Any:
+def default_opener(spec: str, profile: CalibrationProfile) -> FrameSource:
     """Open a source at the profile's resolution, paced to real time (a video plays at its speed)."""
     return open_source(spec, resolution=profile.resolution, realtime=True)
 
@@ -86,7 +84,7 @@ class CaptureWorker(QObject):
         self._view_free.set()
         self.watcher: Watcher | None = None
         self._expected: int | None = None
-        self._source: Any = None
+        self._source: FrameSource | None = None
 
     def expect(self, count: int | None) -> None:
         """The game expects ``count`` dice thrown next (0: none now, None: no dice game): the reader
@@ -94,9 +92,8 @@ class CaptureWorker(QObject):
         self._expected = count
         if self.watcher is not None:
             self.watcher.thrown = count
-        expect = getattr(self._source, "expect", None)
-        if expect is not None:
-            expect(count)
+        if isinstance(self._source, DiceSource):
+            self._source.expect(count)
 
     def learn_empty_table(self) -> None:
         """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
@@ -113,7 +110,7 @@ class CaptureWorker(QObject):
         """The view has drawn the last step; the next may be sent."""
         self._view_free.set()
 
-    def _open(self) -> tuple[Any, str] | None:
+    def _open(self) -> tuple[FrameSource, str] | None:
         if self.spec is not None:
             try:
                 return self._opener(self.spec, self.profile), ""
@@ -149,7 +146,7 @@ class CaptureWorker(QObject):
         self._source = source
         self.expect(self._expected)
         try:
-            self.opened.emit(str(getattr(source, "name", self.spec)), note)
+            self.opened.emit(source.name, note)
             try:
                 reader = self._reader_factory()
             except Exception as exc:  # a missing or damaged model, a failing stand-in...: say so, keep showing frames
@@ -171,11 +168,9 @@ class CaptureWorker(QObject):
         except CameraLost as exc:
             self.lost.emit(str(exc))
         finally:
-            close = getattr(source, "close", None)
-            if close is not None:
-                close()
+            source.close()
 
-    def _frames_only(self, source: Any) -> None:
+    def _frames_only(self, source: FrameSource) -> None:
         """No reader: the live view still shows the table, with no dice drawn."""
         while not self._stop.is_set():
             frame = source.read()
