@@ -44,8 +44,9 @@ SMALLEST_FRAME = 16
 """The least width and height, pixels, of a frame the dice reader takes (a die needs that much)."""
 
 HOLD_FRAMES = 15
-"""Frames each photo of an ``images:DIR`` source lasts by default: long enough for the default
-settling (10 still frames) to take it, so every photo gives its own roll."""
+"""Frames each photo of an ``images:DIR`` source lasts unless the opener asks for more
+(``scorekeeper watch`` asks for the profile's settle frames and a few more, so every photo gives
+its own roll)."""
 
 
 class SourceError(ValueError):

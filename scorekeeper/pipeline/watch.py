@@ -138,12 +138,7 @@ class Watcher:
         picture has not changed, up to this many frames in a row reuse the last reading instead of
         running the reader again (0: read every frame)."""
         self.profile = profile or CalibrationProfile()
-        base = settle or SettleParams()
-        self.settler = Settler(
-            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.stricter_line)
-            if settle is None
-            else base
-        )
+        self.settler = Settler(SettleParams(settle_frames=self.profile.settle_frames) if settle is None else settle)
         self.latest_frame: Frame | None = None
         """The frame being read right now (or last read)."""
         self.latest: WatchStep | None = None
