@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from scorekeeper.pipeline.calibration import CalibrationProfile
@@ -92,8 +93,9 @@ class CaptureWorker(QObject):
         self._expected = count
         if self.watcher is not None:
             self.watcher.thrown = count
-        if isinstance(self._source, DiceSource):
-            self._source.expect(count)
+        source = self._source
+        if isinstance(source, DiceSource):
+            source.expect(count)
 
     def learn_empty_table(self) -> None:
         """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
