@@ -104,7 +104,7 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
     try:
         profile = _profile(args)
         spec = SourceSpec.from_str(args.source)
-        params = SettleParams(settle_frames=profile.settle_frames, unsure_below=profile.stricter_line)
+        params = SettleParams(settle_frames=profile.settle_frames)
         # Each photo is held long enough to settle once, so every photo gives its own roll.
         hold = params.settle_frames + params.move_frames + 2
         source = open_source(spec, resolution=profile.resolution, realtime=False if args.unpaced else None, hold=hold)

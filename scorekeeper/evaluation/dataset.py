@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,12 +163,6 @@ def _image_size(path: Path) -> tuple[int, int]:
     if size[0] * size[1] > MAX_PIXELS:
         raise DatasetError(f"{path}: image too big: {size[0]}x{size[1]} px; at most {MAX_PIXELS // 1_000_000} M pixels")
     return size[1], size[0]
-
-
-def iter_images(items: list[LabelledImage]) -> Iterator[tuple[LabelledImage, NDArray[np.uint8]]]:
-    """Each labelled image with its pixels."""
-    for item in items:
-        yield item, item.load()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from scorekeeper.pipeline.calibration import (
 from scorekeeper.pipeline.settling import EventKind, SettleError, SettleEvent, SettleParams, Settler, TableState
 from scorekeeper.pipeline.sources import (
     CameraLost,
+    DiceSource,
     Frame,
     FrameSource,
     ImageFolderSource,
@@ -40,6 +41,7 @@ __all__ = [
     "CalibrationError",
     "CalibrationProfile",
     "CameraLost",
+    "DiceSource",
     "EventKind",
     "Frame",
     "FrameSource",

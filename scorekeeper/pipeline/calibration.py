@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.pipeline.settling import SETTLE_FRAMES
 from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.detections import Detections
@@ -56,6 +57,7 @@ LAST_PROFILE = "last-calibration.toml"
 (and what the table there has learned beside it)."""
 
 WHOLE_FRAME: tuple[tuple[float, float], ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+"""The rolling area that is the whole picture, corners in fractions of its width and height."""
 
 DIE_SIZE_RANGE = (0.5, 2.0)
 """A box this many times smaller or larger than the expected die size is not a die."""
@@ -77,7 +79,7 @@ class CalibrationProfile:
     """The rolling area's corners, as fractions (0-1) of the frame's width and height."""
     die_size: float = 0.0
     """Edge of a die seen from above, px at ``resolution``; 0 when not measured (any size counts)."""
-    settle_frames: int = 14
+    settle_frames: int = SETTLE_FRAMES
     """Consecutive still frames before the dice count as settled."""
     confidence: float | None = None
     """A stricter unsure line for this table: dice read with less confidence than this, or than the
@@ -284,8 +286,9 @@ def split_by_area(
     """The dice whose centre lies inside the rolling area (the roll), and those outside (set aside).
 
     Boxes far smaller or larger than the expected die size are not dice (a coin, a cup) and are
-    dropped from both. Both results take the profile's confidence threshold, or the reader's
-    own where that is higher.
+    dropped from both. Both results are held to the profile's stricter line, where it asks for
+    one: the one place a table's line meets the readings (settling and all after read
+    :attr:`Detections.unsure`).
     """
     boxes = detections.boxes.astype(np.float64)
     keep = np.ones(len(detections), bool)
@@ -299,6 +302,5 @@ def split_by_area(
     else:
         inside = _inside(centres.reshape(-1, 2), np.array(profile.area, np.float64))
     # The reader's own threshold (tuned with its model) is the floor: a profile may ask for more caution, not less.
-    threshold = max(profile.stricter_line, detections.unsure_below)
-    found = Detections(detections.boxes, detections.values, detections.confidences, threshold)
+    found = detections.held_to(profile.stricter_line)
     return found[keep & inside], found[keep & ~inside]

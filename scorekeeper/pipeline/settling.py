@@ -94,14 +94,18 @@ class TableState(enum.Enum):
         return self.value
 
 
+SETTLE_FRAMES = 14
+"""Frames the dice must lie still before the roll is taken, unless a profile says otherwise: just
+under half a second, longer than the pauses of a bounce (which must not be taken), short enough
+that a rest of half a second is, and that the roll shows while the thrower still looks."""
+
+
 @dataclass(frozen=True)
 class SettleParams:
     """How still is still. Frame counts assume a camera of about 30 frames per second."""
 
-    settle_frames: int = 14
-    """Frames the dice must lie still before the roll is taken: just under half a second, longer
-    than the pauses of a bounce (which must not be taken), short enough that a rest of half a
-    second is, and that the roll shows while the thrower still looks."""
+    settle_frames: int = SETTLE_FRAMES
+    """Frames the dice must lie still before the roll is taken (:data:`SETTLE_FRAMES`)."""
     iou: float = 0.3
     """A box overlapping a tracked die's box this much (camera shift taken out) is that die."""
     drift: float = 0.15
@@ -128,9 +132,9 @@ class SettleParams:
     """A die within this many die sizes of where it lay in the last roll, showing the same
     value, is the same die of the same roll."""
     unsure_below: float = 0.0
-    """A stricter unsure line than the detections' own (a profile's ``confidence``): settled dice
-    with a lower voted confidence than this or than the detections' line are unsure. 0: the
-    detections' line alone."""
+    """A stricter unsure line than the detections' own, for a settler fed readings directly: they
+    are held to it as they come in (:meth:`Detections.held_to`). 0: the detections' line alone,
+    as in the watch loop, where the profile's line was applied before settling."""
 
     def __post_init__(self) -> None:
         if not (isinstance(self.settle_frames, int) and 2 <= self.settle_frames <= 300):
@@ -290,6 +294,7 @@ class Settler:
         self._last_rest: _Rest | None = None
         self._moving_told = False
         self._unsure_below = self.params.unsure_below
+        """The unsure line of the latest readings: the settled dice voted from them take it."""
 
     @property
     def state(self) -> TableState:
@@ -303,11 +308,6 @@ class Settler:
         if self._state is TableState.EMPTY:
             return not any(self._motion) and self._present_run == 0
         return self._state is TableState.STILL and not any(self._motion) and self._empty_run == 0
-
-    @property
-    def camera_shift(self) -> tuple[float, float]:
-        """How far the picture has moved since the dice came to rest, px (from the dice themselves)."""
-        return float(self._offset[0]), float(self._offset[1])
 
     def update(
         self,
@@ -341,7 +341,8 @@ class Settler:
                 events.append(SettleEvent(EventKind.CLEARED, index, time, Detections.empty(), np.zeros(0, bool)))
                 self._forget()
             return events
-        self._unsure_below = max(p.unsure_below, detections.unsure_below)
+        detections = detections.held_to(p.unsure_below)
+        self._unsure_below = detections.unsure_below
         self._present_run += 1
         if self._present_run >= p.move_frames:
             self._empty_run = 0  # a ghost in a single frame does not undo an empty table
@@ -376,8 +377,7 @@ class Settler:
 
     def _moving(self, detections: Detections, index: int, time: float) -> SettleEvent:
         self._moving_told = True
-        unsure = detections.confidences < self._unsure_below
-        return SettleEvent(EventKind.MOVING, index, time, detections, unsure)
+        return SettleEvent(EventKind.MOVING, index, time, detections, detections.unsure)
 
     def _forget(self) -> None:
         self._state = TableState.EMPTY

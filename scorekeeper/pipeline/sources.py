@@ -1,7 +1,9 @@
 """Where frames come from: a webcam, a video file, a folder of photos, or the built-in demo table.
 
-Every source has one method that matters, ``read()``: the next :class:`Frame`, or ``None`` when a
-file source has no more. Sources are context managers; close what you open.
+Every source is a :class:`FrameSource`: ``read()`` gives the next :class:`Frame` (``None`` when a
+file source has no more), ``name`` says what it is, ``close()`` releases it. A source that throws
+the dice the game asks for (the demo table) is also a :class:`DiceSource`. Sources are context
+managers; close what you open.
 
 >>> SourceSpec.from_str("webcam:1"), str(SourceSpec.from_str("demo"))
 (SourceSpec(kind=<SourceKind.WEBCAM: 'webcam'>, argument='1'), 'demo')
@@ -18,11 +20,12 @@ import logging
 import os
 import re
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, Self, runtime_checkable
 
 import cv2
 import numpy as np
@@ -41,8 +44,9 @@ SMALLEST_FRAME = 16
 """The least width and height, pixels, of a frame the dice reader takes (a die needs that much)."""
 
 HOLD_FRAMES = 15
-"""Frames each photo of an ``images:DIR`` source lasts by default: long enough for the default
-settling (10 still frames) to take it, so every photo gives its own roll."""
+"""Frames each photo of an ``images:DIR`` source lasts unless the opener asks for more
+(``scorekeeper watch`` asks for the profile's settle frames and a few more, so every photo gives
+its own roll)."""
 
 
 class SourceError(ValueError):
@@ -73,10 +77,28 @@ class Frame:
 
 
 class FrameSource(Protocol):
-    """Anything that gives frames one at a time."""
+    """Anything that gives frames one at a time: a camera, a file, the demo table, a test's film."""
+
+    @property
+    def name(self) -> str:
+        """How the source is shown to the user, e.g. ``webcam:0 (1280x720)``."""
+        ...
 
     def read(self) -> Frame | None:
         """The next frame; None when the source has ended. Raises :class:`CameraLost` if a live one dies."""
+        ...
+
+    def close(self) -> None:
+        """Release the camera or file."""
+        ...
+
+
+@runtime_checkable
+class DiceSource(FrameSource, Protocol):
+    """A source that throws the dice it is told to (the demo table), where a camera only watches."""
+
+    def expect(self, count: int | None) -> None:
+        """The game expects ``count`` dice thrown next (0: none now, None: no dice game)."""
         ...
 
 
@@ -123,7 +145,7 @@ class SourceSpec:
         return f"{self.kind.value}:{self.argument}" if self.argument else self.kind.value
 
 
-class BaseSource:
+class BaseSource(ABC):
     """What every concrete source shares: a name, the frame size, pacing and closing."""
 
     name: str = ""
@@ -147,10 +169,14 @@ class BaseSource:
             if delay > 0:
                 time.sleep(delay)
 
+    @abstractmethod
+    def read(self) -> Frame | None:
+        """The next frame; None when the source has ended. Raises :class:`CameraLost` if a live one dies."""
+
     def close(self) -> None:
         """Release the camera or file."""
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
@@ -316,11 +342,6 @@ class ImageFolderSource(BaseSource):
         self._held = 0
         self.name = f"images:{self.folder} ({len(self.files)} photos)"
 
-    @property
-    def current_file(self) -> Path | None:
-        """The photo the last frame came from."""
-        return self.files[self._file] if 0 <= self._file < len(self.files) else None
-
     def read(self) -> Frame | None:
         while self._image is None or self._held >= self.hold:
             self._file += 1
@@ -376,7 +397,7 @@ def open_source(
     realtime: bool | None = None,
     hold: int = HOLD_FRAMES,
     seed: int = 0,
-) -> Any:
+) -> BaseSource:
     """Open a source from its spec. ``resolution`` is asked of a webcam and used by the demo table;
     ``realtime`` paces file and demo sources to their frame rate (default: only the demo table);
     ``hold`` is how many frames each photo of an ``images:`` folder lasts."""

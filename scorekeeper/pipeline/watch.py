@@ -77,9 +77,15 @@ more is the whole picture changing (a bumped camera, an exposure jump), which is
 class ReaderUnavailable(ValueError):
     """The dice reader's model is missing or damaged: nothing can be read."""
 
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        """What the reader itself said was wrong (the window shows it in its own words)."""
+
 
 def default_reader(model_dir: Path | None = None, threads: int = 2) -> DiceReader:
-    """The project's ONNX dice reader, loaded once (it checks its model files).
+    """The project's ONNX dice reader on ``threads`` threads, loaded once (it checks its model
+    files): the one way every part of the program opens it.
 
     Raises :class:`ReaderUnavailable` saying what is missing and how to get it back.
     """
@@ -87,11 +93,11 @@ def default_reader(model_dir: Path | None = None, threads: int = 2) -> DiceReade
     try:
         from scorekeeper.vision.reader import OnnxDiceReader
     except ImportError as exc:
-        raise ReaderUnavailable(f"the dice reader cannot be loaded ({exc}); reinstall scorekeeper") from None
+        raise ReaderUnavailable(f"the dice reader cannot be loaded ({exc}); reinstall scorekeeper", str(exc)) from None
     try:
         reader: DiceReader = OnnxDiceReader(model_dir, threads=threads)
     except ValueError as exc:
-        raise ReaderUnavailable(f"the dice model is missing or damaged: {exc}") from None
+        raise ReaderUnavailable(f"the dice model is missing or damaged: {exc}", str(exc)) from None
     return reader
 
 
@@ -132,12 +138,7 @@ class Watcher:
         picture has not changed, up to this many frames in a row reuse the last reading instead of
         running the reader again (0: read every frame)."""
         self.profile = profile or CalibrationProfile()
-        base = settle or SettleParams()
-        self.settler = Settler(
-            replace(base, settle_frames=self.profile.settle_frames, unsure_below=self.profile.stricter_line)
-            if settle is None
-            else base
-        )
+        self.settler = Settler(SettleParams(settle_frames=self.profile.settle_frames) if settle is None else settle)
         self.latest_frame: Frame | None = None
         """The frame being read right now (or last read)."""
         self.latest: WatchStep | None = None

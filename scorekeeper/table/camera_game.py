@@ -18,6 +18,7 @@ from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
 from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase
 from scorekeeper.game.controller import GameController
+from scorekeeper.pipeline.sources import DiceSource
 from scorekeeper.pipeline.watch import Watcher
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.safe_input import quote, read_text
@@ -126,9 +127,8 @@ class CameraGame:
     def _expect(self, count: int | None) -> None:
         if self.watcher is not None:
             self.watcher.thrown = count
-            expect = getattr(self.watcher.source, "expect", None)
-            if expect is not None:
-                expect(count)
+            if isinstance(self.watcher.source, DiceSource):
+                self.watcher.source.expect(count)
 
     def run(self, watcher: Watcher, max_frames: int | None = None, turn_over: Callable[[GameState], None] | None = None) -> None:
         """Play until the game is over, the source ends, or ``max_frames``; ``turn_over`` is

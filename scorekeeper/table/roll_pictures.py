@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder, read_photo
+from scorekeeper.pipeline.calibration import WHOLE_FRAME
 from scorekeeper.safe_output import sync_folder, write_atomically
 
 Box = tuple[float, float, float, float]
@@ -51,8 +52,6 @@ TAPPED = (230, 80, 230)
 """BGR colour of a die a tap corrected or added."""
 NOT_A_DIE = (80, 80, 230)
 """BGR colour of a find a tap said is no die."""
-
-WHOLE_FRAME = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
 
 def _cut(shape: tuple[int, ...], area: Sequence[tuple[float, float]], boxes: Sequence[Box]) -> tuple[int, int, int, int]:

@@ -10,15 +10,15 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from scorekeeper.pipeline.calibration import CalibrationProfile
 from scorekeeper.pipeline.empty_table import EmptyTable
 from scorekeeper.pipeline.settling import TableState
-from scorekeeper.pipeline.sources import CameraLost, SourceError, open_source
-from scorekeeper.pipeline.watch import WatchStep, Watcher
+from scorekeeper.pipeline.sources import CameraLost, DiceSource, FrameSource, SourceError, open_source
+from scorekeeper.pipeline.watch import ReaderUnavailable, WatchStep, Watcher
+from scorekeeper.pipeline.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
 
 log = logging.getLogger(__name__)
@@ -28,17 +28,20 @@ YIELD_S = 0.001
 """Pause after each frame: a source that never waits (an unpaced file) must not starve the
 window's thread of the interpreter lock; a camera's 33 ms per frame make it negligible."""
 ReaderFactory = Callable[[], DiceReader]
-SourceOpener = Callable[[str, CalibrationProfile], Any]
+SourceOpener = Callable[[str, CalibrationProfile], FrameSource]
+
+
+READER_THREADS = 1
+"""Threads of the window's dice reader: the window's own thread needs the rest of a laptop's cores."""
 
 
 def default_reader() -> DiceReader:
-    """The project's ONNX dice reader (raises if the model is missing or damaged)."""
-    from scorekeeper.vision.reader import OnnxDiceReader
+    """The project's ONNX dice reader on :data:`READER_THREADS` threads (raises
+    :class:`~scorekeeper.pipeline.watch.ReaderUnavailable` if the model is missing or damaged)."""
+    return open_reader(threads=READER_THREADS)
 
-    return OnnxDiceReader(threads=1)
 
-
-def default_opener(spec: str, profile: CalibrationProfile) -> Any:
+def default_opener(spec: str, profile: CalibrationProfile) -> FrameSource:
     """Open a source at the profile's resolution, paced to real time (a video plays at its speed)."""
     return open_source(spec, resolution=profile.resolution, realtime=True)
 
@@ -82,7 +85,7 @@ class CaptureWorker(QObject):
         self._view_free.set()
         self.watcher: Watcher | None = None
         self._expected: int | None = None
-        self._source: Any = None
+        self._source: FrameSource | None = None
 
     def expect(self, count: int | None) -> None:
         """The game expects ``count`` dice thrown next (0: none now, None: no dice game): the reader
@@ -90,9 +93,9 @@ class CaptureWorker(QObject):
         self._expected = count
         if self.watcher is not None:
             self.watcher.thrown = count
-        expect = getattr(self._source, "expect", None)
-        if expect is not None:
-            expect(count)
+        source = self._source
+        if isinstance(source, DiceSource):
+            source.expect(count)
 
     def learn_empty_table(self) -> None:
         """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
@@ -109,7 +112,7 @@ class CaptureWorker(QObject):
         """The view has drawn the last step; the next may be sent."""
         self._view_free.set()
 
-    def _open(self) -> tuple[Any, str] | None:
+    def _open(self) -> tuple[FrameSource, str] | None:
         if self.spec is not None:
             try:
                 return self._opener(self.spec, self.profile), ""
@@ -145,11 +148,11 @@ class CaptureWorker(QObject):
         self._source = source
         self.expect(self._expected)
         try:
-            self.opened.emit(str(getattr(source, "name", self.spec)), note)
+            self.opened.emit(source.name, note)
             try:
                 reader = self._reader_factory()
-            except Exception as exc:  # ModelError, a missing onnxruntime...: say so, keep showing frames
-                self.reader_missing.emit(str(exc))
+            except Exception as exc:  # a missing or damaged model, a failing stand-in...: say so, keep showing frames
+                self.reader_missing.emit(exc.reason if isinstance(exc, ReaderUnavailable) else str(exc))
                 self._frames_only(source)
                 return
             self.reader_ready.emit(reader)
@@ -167,11 +170,9 @@ class CaptureWorker(QObject):
         except CameraLost as exc:
             self.lost.emit(str(exc))
         finally:
-            close = getattr(source, "close", None)
-            if close is not None:
-                close()
+            source.close()
 
-    def _frames_only(self, source: Any) -> None:
+    def _frames_only(self, source: FrameSource) -> None:
         """No reader: the live view still shows the table, with no dice drawn."""
         while not self._stop.is_set():
             frame = source.read()

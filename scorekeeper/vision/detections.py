@@ -12,7 +12,17 @@ DEFAULT_UNSURE_BELOW = 0.5
 """The unsure line of readings whose reader measured none (the classical baseline, tests' stand-ins):
 dice read with less confidence are unsure and the window asks for a tap. The ONNX reader's readings
 carry its model's line instead, measured with the models and kept in ``models/manifest.json``;
-settling and a calibration profile never lower a reading's line, only raise it."""
+a calibration profile never lowers a reading's line, only raises it (:meth:`Detections.held_to`)."""
+
+
+def below_line(confidences: NDArray[np.float32], line: float) -> NDArray[np.bool_]:
+    """Which of ``confidences`` fall below the unsure line ``line``: the dice to ask about (a die
+    read exactly at the line is sure).
+
+    >>> below_line(np.array([0.49, 0.5, 0.9], np.float32), 0.5).tolist()
+    [True, False, False]
+    """
+    return np.asarray(confidences < line)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +78,19 @@ class Detections:
     @property
     def unsure(self) -> NDArray[np.bool_]:
         """(n,) whether each die is below the confidence threshold."""
-        return self.confidences < self.unsure_below
+        return below_line(self.confidences, self.unsure_below)
+
+    def held_to(self, line: float) -> Detections:
+        """These dice held to ``line`` where it is stricter than their own unsure line (a table's
+        profile asking for more caution); a line below their own changes nothing.
+
+        >>> found = Detections(np.array([[0, 0, 9, 9]] * 2), np.array([2, 3]), np.array([0.8, 0.95]), 0.85)
+        >>> found.held_to(0.9).unsure.tolist(), found.held_to(0.3).unsure_below
+        ([True, False], 0.85)
+        """
+        if line <= self.unsure_below:
+            return self
+        return Detections(self.boxes, self.values, self.confidences, line, self.dropped)
 
     def roll(self) -> list[int]:
         """The values, sorted: what the rules engine scores."""

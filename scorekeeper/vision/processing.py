@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision.detections import Detections
+from scorekeeper.vision.detections import Detections, below_line
 
 STRIDE = 4
 """Finder output cells per input pixel: one heatmap cell covers 4x4 input pixels."""
@@ -421,7 +421,7 @@ def read_finds(
         return Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32), unsure_below)
     values = probs[:, 1:].argmax(1) + 1
     confidences = probs[np.arange(len(values)), values]
-    unsure = confidences < unsure_below
+    unsure = below_line(confidences, unsure_below)
     is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, unsure_below)
     not_dice = found_again(boxes, scores, is_die)
     not_dice |= off_size(boxes, is_die & ~not_dice, ~unsure)
