@@ -118,9 +118,10 @@ def main(argv: list[str]) -> int:
         timings += taken
         sizes += [path.stat().st_size for path in photos_folder(journal.path).glob("*.jpg")]
         if args.sheet is not None and games == 1:
-            from scorekeeper.cli.export import sheet_format, write_sheet
+            from scorekeeper.cli.export import sheet_format
+            from scorekeeper.export import write_sheet
 
-            write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), journal.path)
+            write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), journal.path, hold_interrupts=True)
             print(f"score sheet of the first game: {args.sheet}")
     kb = [size / 1000 for size in sizes]
     rolls = len(timings)

@@ -12,7 +12,7 @@ def read_pdf(path: Path) -> tuple[list[tuple[float, float]], list[str]]:
     """Each page's size in points, and the text lines of all pages, as a PDF reader sees them."""
     from PySide6.QtPdf import QPdfDocument
 
-    from scorekeeper.ui.pdf_export import ensure_gui
+    from scorekeeper.export.pdf import ensure_gui
 
     ensure_gui()
     document = QPdfDocument()

@@ -112,7 +112,7 @@ def test_names_are_escaped_in_html(tmp_path: Path) -> None:
 
 
 def test_the_pdf_reads_back_as_one_a4_page_with_the_export_time_every_player_and_total(tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     game = finished_game()
     export_pdf(game.events, tmp_path / "s.pdf", EXPORTED)
@@ -129,7 +129,7 @@ def test_the_pdf_reads_back_as_one_a4_page_with_the_export_time_every_player_and
 
 
 def test_export_to_a_missing_folder_says_so_and_writes_nothing(tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     game = finished_game()
     for writer in (export_csv, export_html, export_pdf):
@@ -187,7 +187,7 @@ def long_turn_game() -> Game:
 def test_the_pdf_never_breaks_a_roll_across_lines(tmp_path: Path) -> None:
     from PySide6.QtPdf import QPdfDocument
 
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     export_pdf(long_turn_game().events, tmp_path / "s.pdf", EXPORTED)
     document = QPdfDocument()
@@ -202,7 +202,7 @@ def test_exported_files_get_the_users_normal_mode(tmp_path: Path) -> None:
     import os
     import stat
 
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     umask = os.umask(0o022)
     os.umask(umask)

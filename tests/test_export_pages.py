@@ -64,7 +64,7 @@ def rendered_pages(path: Path) -> list[tuple[list[str], np.ndarray]]:
     from PySide6.QtGui import QImage
     from PySide6.QtPdf import QPdfDocument
 
-    from scorekeeper.ui.pdf_export import ensure_gui
+    from scorekeeper.export.pdf import ensure_gui
 
     ensure_gui()
     document = QPdfDocument()
@@ -87,7 +87,7 @@ def colour_area(rgb: np.ndarray, colour: tuple[int, int, int]) -> int:
 
 
 def test_a_turns_row_and_its_pictures_stay_on_one_page(tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     play, turns = picture_game(tmp_path)
     assert play.game is not None and play.journal is not None
@@ -111,7 +111,7 @@ def test_a_turns_row_and_its_pictures_stay_on_one_page(tmp_path: Path) -> None:
 @pytest.mark.parametrize("turns", [1, 3, 7, 10])
 def test_the_statistics_and_the_rules_are_never_cut_across_pages(tmp_path: Path, turns: int) -> None:
     """(Before pages were planned, one turn cut the statistics, seven and ten the rules.)"""
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     play, _ = picture_game(tmp_path, TURN_ROLLS[:turns])
     assert play.game is not None and play.journal is not None

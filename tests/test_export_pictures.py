@@ -123,7 +123,7 @@ def test_export_says_the_html_is_one_file_with_the_pictures_inside(played: Journ
 
 
 def test_the_pdf_prints_each_rolls_picture_beside_its_line(played: JournalPlay, tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     assert played.game is not None
     export_pdf(played.game.events, tmp_path / "s.pdf", EXPORTED, journal=journal_of(played))
@@ -137,7 +137,7 @@ def test_the_pdf_prints_each_rolls_picture_beside_its_line(played: JournalPlay, 
 
 
 def test_a_picture_qt_cannot_read_is_said_damaged_in_the_pdf(tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     play = JournalPlay(tmp_path)
     assert play.game is not None
@@ -152,7 +152,7 @@ def test_a_picture_qt_cannot_read_is_said_damaged_in_the_pdf(tmp_path: Path) -> 
 
 
 def test_a_missing_picture_folder_never_stops_an_export(played: JournalPlay, tmp_path: Path) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf
+    from scorekeeper.export import export_pdf
 
     assert played.game is not None
     journal = journal_of(played)

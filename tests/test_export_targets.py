@@ -33,7 +33,7 @@ FORMATS = ("csv", "html", "pdf")
 
 
 def export_pdf(*args: Any, **kwargs: Any) -> None:
-    from scorekeeper.ui.pdf_export import export_pdf as pdf
+    from scorekeeper.export import export_pdf as pdf
 
     pdf(*args, **kwargs)
 

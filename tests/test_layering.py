@@ -1,5 +1,5 @@
 """The pure packages stay pure: rules and game import no Qt, OpenCV, onnxruntime or numpy;
-and only the UI package imports Qt when it is loaded."""
+and only the UI package (and the PDF writer of export, loaded only for a PDF) imports Qt when it is loaded."""
 
 from __future__ import annotations
 
@@ -80,8 +80,17 @@ def module_level_imports(path: Path) -> list[str]:
     return names
 
 
+QT_PDF_WRITER = PACKAGE / "export" / "pdf.py"
+"""The one module outside the UI that imports Qt: export owns every score sheet, and Qt draws the PDF.
+Nothing imports it when loaded; the writer picking the format loads it when a PDF is asked for."""
+
+
 def outside_ui() -> list[Path]:
-    return sorted(path for path in PACKAGE.rglob("*.py") if "ui" not in path.relative_to(PACKAGE).parts[:1])
+    return sorted(
+        path
+        for path in PACKAGE.rglob("*.py")
+        if "ui" not in path.relative_to(PACKAGE).parts[:1] and path != QT_PDF_WRITER
+    )
 
 
 @pytest.mark.parametrize("path", outside_ui(), ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -94,8 +103,20 @@ def test_only_the_ui_imports_qt_when_loaded(path: Path) -> None:
     assert not bad, f"{path.relative_to(PACKAGE)} imports {bad} when loaded"
 
 
+def test_the_qt_pdf_writer_is_loaded_only_when_a_pdf_is_asked_for() -> None:
+    assert "PySide6.QtGui" in module_level_imports(QT_PDF_WRITER)
+    loaders = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if "scorekeeper.export.pdf" in module_level_imports(path)
+    ]
+    assert loaders == []
+    users = [path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py") if "scorekeeper.export.pdf" in imported_modules(path)]
+    assert users == ["export/write.py"]
+
+
 def test_the_command_line_starts_without_qt() -> None:
-    code = "import sys, scorekeeper.cli, scorekeeper.export; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+    code = "import sys, scorekeeper.cli, scorekeeper.export, scorekeeper.export.write; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
-from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, face_from_str, load_game, save_game
+from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
+from scorekeeper.game.commands import STEPS, Correction, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap
 from scorekeeper.game.journal import (
     GameLock,
@@ -36,11 +37,11 @@ Commands:
   115346        type the dice you rolled (digits, spaces optional)
   115           with a roll on the table: keep these dice (k 115 too)
   o1, o2, ...   keep that option of the roll on the table (o1 scores the most)
-  c 3 5         correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
+  c 3 5, c35    correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
   f             Farkle: pass the dice (the roll scores nothing; in the card game: a Farkle card was drawn)
   p 400         the card game: enter a combination's points
   b             bank the turn
-  u / y         undo / redo
+  u or z / y    undo / redo
   s             scoreboard
   rules         the rules in force
   save FILE     save the game to FILE too (a new file, or an earlier save of this game)
@@ -151,14 +152,16 @@ class Session:
             words = ["f"] if self._farkle_showing() else ["s"]
         command, rest = words[0].lower(), words[1:]
         state_before = self.game.state
+        steps: dict[str, Callable[[], None]] = {
+            "bank": self._bank,
+            "farkle": self.game.farkle,
+            "undo": self.game.undo,
+            "redo": self.game.redo,
+        }
         handlers: dict[str, Callable[[], None]] = {
+            **{letter: steps[step] for letter, step in STEPS.items()},
             "k": lambda: self.game.keep(" ".join(rest)),
-            "c": lambda: self._correct(rest),
-            "f": self.game.farkle,
             "p": lambda: self._points(rest),
-            "b": self._bank,
-            "u": self.game.undo,
-            "y": self.game.redo,
             "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
             "rules": lambda: self.say("\n".join(describe_rules(self.game.state.rules))),
             "save": lambda: self._save(rest),
@@ -168,17 +171,20 @@ class Session:
         if command in ("q", "quit", "exit"):
             return False
         try:
+            typed = parse_turn_line(line)
             if command in handlers:
                 handlers[command]()
+            elif isinstance(typed, Correction):
+                self.game.correct(typed.was, typed.now)
             elif command == "o" and len(rest) == 1:
                 self._keep_option(rest[0])
             elif command[:1] == "o" and command[1:].isdigit() and not rest:
                 self._keep_option(command[1:])
-            elif all(char in "123456 ," for char in line.strip()):
+            elif typed is not None:
                 if self.game.state.turn is not None and self.game.state.turn.roll is not None:
-                    self.game.keep(line)
+                    self.game.keep(typed)
                 else:
-                    self.game.roll(line)
+                    self.game.roll(typed)
             else:
                 self.say(f"Unknown command {quote(line.strip())}; type 'help' for the commands.")
                 return True
@@ -208,11 +214,6 @@ class Session:
         if not is_plain_number(typed) or not 1 <= int(typed) <= len(scored.options):
             raise FarkleError(f"keep option {quote(typed)}: the options of this roll are o1 to o{len(scored.options)}")
         self.game.keep(scored.options[int(typed) - 1].keep)
-
-    def _correct(self, rest: list[str]) -> None:
-        if len(rest) != 2:
-            raise FarkleError("correct: type 'c WAS NOW', e.g. 'c 3 5' (use '-' for a missed die or not a die)")
-        self.game.correct(face_from_str(rest[0]), face_from_str(rest[1]))
 
     def _points(self, rest: list[str]) -> None:
         if self.game.state.rules.kind is GameKind.DICE:

@@ -18,7 +18,8 @@ from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reade
 from scorekeeper.table.learner import TableLearner
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
-from scorekeeper.cli.export import sheet_format, write_sheet
+from scorekeeper.cli.export import sheet_format
+from scorekeeper.export import write_sheet
 from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.journal import default_home
@@ -182,6 +183,6 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
         print("The recording ended before the game did.")
     print("\n".join(scoreboard(state)))
     if args.sheet is not None:
-        write_sheet(game.events, args.sheet, sheet_format(args.sheet, None))
+        write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), hold_interrupts=True)
         print(f"Score sheet written to {args.sheet}.")
     return status

@@ -1,11 +1,15 @@
-"""Score sheets out of a game's log: CSV and HTML here, the PDF in :mod:`scorekeeper.ui.pdf_export`.
+"""Score sheets out of a game's log, in every format: CSV and HTML in :mod:`~scorekeeper.export.writers`,
+the PDF in :mod:`~scorekeeper.export.pdf` (drawn by Qt), and :mod:`~scorekeeper.export.write`, which
+picks the writer by format and writes the file.
 
-Plain functions of the log, outside any widget, so the window, the command line
-and the tests all export the same sheet. No Qt here.
+Plain functions of the log, outside any widget, so the window, the command line and the tests all
+export the same sheet. Loading the package loads no Qt: the PDF writer is imported only when a PDF
+is asked for.
 """
 
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, load_events, score_sheet
-from scorekeeper.export.writers import FORMATS, ExportError, csv_text, export_csv, export_html, html_text
+from scorekeeper.export.write import export_csv, export_html, export_pdf, sheet_bytes, write_sheet
+from scorekeeper.export.writers import FORMATS, ExportError, csv_text, html_text
 
 __all__ = [
     "FORMATS",
@@ -15,7 +19,10 @@ __all__ = [
     "csv_text",
     "export_csv",
     "export_html",
+    "export_pdf",
     "html_text",
     "load_events",
     "score_sheet",
+    "sheet_bytes",
+    "write_sheet",
 ]

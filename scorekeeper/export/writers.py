@@ -61,7 +61,7 @@ NEW_PAGE = ' style="page-break-before: always"'
 @dataclass(frozen=True)
 class PageBreaks:
     """Where a printed sheet starts new pages, so that no turn and no closing section is cut in two,
-    and which turns print their pictures side by side (see :mod:`scorekeeper.ui.pdf_export`, which
+    and which turns print their pictures side by side (see :mod:`scorekeeper.export.pdf`, which
     plans them). The default breaks nowhere: the sheet as a browser shows it."""
 
     turns: frozenset[int] = frozenset()
@@ -399,17 +399,3 @@ def written_words(path: Path, kind: str) -> str:
     file holds, and its size."""
     return f"Score sheet written to {path}: {SHEET_FILES[kind]} ({size_in_words(path.stat().st_size)})."
 
-
-def _write(path: str | Path, text: str) -> None:
-    write_sheet_file(Path(path), text.encode("utf-8"))
-
-
-def export_csv(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
-    """Write the game's score sheet as CSV; naming each roll's picture kept beside ``journal``, if given."""
-    _write(path, csv_text(score_sheet(events, exported_at, journal)))
-
-
-def export_html(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
-    """Write the game's score sheet as one self-contained HTML page; with each roll's picture kept
-    beside ``journal``, if given, inside it (a click on one shows it larger)."""
-    _write(path, html_text(score_sheet(events, exported_at, journal)))

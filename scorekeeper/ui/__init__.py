@@ -1,4 +1,4 @@
-"""The window: the only package that imports Qt (PySide6).
+"""The window: the only package that imports Qt (PySide6), besides the PDF writer of :mod:`scorekeeper.export.pdf`.
 
 Views take model objects: the :class:`~scorekeeper.ui.controller.GameController`
 owns the game and its journal, tables are ``QAbstractTableModel`` s, and capture

@@ -1,8 +1,9 @@
 """The keyboard path: one line where the dice are typed, and single keys for the rest.
 
 Digits type a roll (or, with a roll on the table, the dice to keep); Enter takes
-them. ``c 3 5`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -`` says
-the 4 is not a die). B banks, F calls the Farkle, Z and Y undo and redo, with or
+them. ``c 3 5`` or ``c35`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -``
+says the 4 is not a die); :mod:`scorekeeper.game.commands` parses the line, as it does
+for ``play``. B banks, F calls the Farkle, Z and Y undo and redo, with or
 without Shift (or Ctrl). The card edition's points box takes the same keys, and
 Enter there adds the points.
 """
@@ -15,17 +16,10 @@ from PySide6.QtCore import QRegularExpression, Qt, Signal, SignalInstance
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QRegularExpressionValidator
 from PySide6.QtWidgets import QLineEdit, QSpinBox, QWidget
 
-from scorekeeper.game import face_from_str
-from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.game.commands import STEPS
 
-COMMAND_KEYS = {
-    Qt.Key.Key_B: "bank",
-    Qt.Key.Key_F: "farkle",
-    Qt.Key.Key_Z: "undo",
-    Qt.Key.Key_U: "undo",
-    Qt.Key.Key_Y: "redo",
-}
-"""Single keys and the step each one takes."""
+COMMAND_KEYS = {Qt.Key(ord(letter.upper())): step for letter, step in STEPS.items()}
+"""Single keys and the step each one takes: the letters of :data:`~scorekeeper.game.commands.STEPS`."""
 
 COMMAND_MODIFIERS = (
     Qt.KeyboardModifier.NoModifier,
@@ -115,26 +109,3 @@ class PointsEntry(QSpinBox):
         self.interpretText()
         self.submitted.emit(self.value())
 
-
-def parse_correction(text: str) -> tuple[int | None, int | None]:
-    """``c 3 5`` / ``c35`` / ``c-5`` / ``c4-``: the face read and the face it really is.
-
-    >>> parse_correction("c35"), parse_correction("c - 5"), parse_correction("C4-")
-    ((3, 5), (None, 5), (4, None))
-    """
-    faces = [char for char in text[1:] if char not in " ,"]
-    if len(faces) != 2:
-        raise FarkleError(f"correction {text!r}: type c, the face read and the real face, e.g. c35 (- for none)")
-    return face_from_str(faces[0]), face_from_str(faces[1])
-
-
-def parse_dice(text: str) -> Dice:
-    """Typed dice, with or without spaces.
-
-    >>> str(parse_dice("115 234"))
-    '1 1 2 3 4 5'
-    """
-    digits = [char for char in text if char not in " ,"]
-    if not digits or "-" in digits:
-        raise FarkleError(f"{text!r}: type the dice as digits 1-6, e.g. 115234")
-    return Dice(int(char) for char in digits)

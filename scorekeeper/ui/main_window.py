@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scorekeeper.export import FORMATS, export_csv, export_html
+from scorekeeper.export import FORMATS, write_sheet
 from scorekeeper.export.writers import SHEET_FILES, written_words
 from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
@@ -42,7 +42,6 @@ from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
 from scorekeeper.ui.keyboard import command_of, is_enter
 from scorekeeper.ui.new_game import NewGameDialog
-from scorekeeper.ui.pdf_export import export_pdf
 from scorekeeper.ui.phone_dialog import PhoneDialog
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
@@ -496,10 +495,9 @@ class MainWindow(QMainWindow):
 
     def export_sheet(self, path: Path, kind: str) -> bool:
         """Write the score sheet; says on screen where it went or why it could not."""
-        writer = {"csv": export_csv, "html": export_html, "pdf": export_pdf}[kind]
         journal = self.controller.journal
         try:
-            writer(self.controller.events, path, journal=journal.path if journal is not None else None)
+            write_sheet(self.controller.events, path, kind, journal.path if journal is not None else None)
         except (FarkleError, OSError) as exc:
             QMessageBox.warning(self, "Export failed", str(exc))
             return False

@@ -8,9 +8,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
+from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
-from scorekeeper.ui.keyboard import DiceEntry, parse_correction, parse_dice
+from scorekeeper.ui.keyboard import DiceEntry
 
 W = TypeVar("W", bound=QWidget)
 
@@ -176,13 +177,12 @@ class TurnPanel(QWidget):
         if not text or state is None:
             return
         try:
-            if text[0] in "cC":
-                was, now = parse_correction(text)
-                done = self.controller.take(DieCorrected(was, now))
-            elif state.phase is Phase.TO_KEEP:
-                done = self.controller.take(Kept(parse_dice(text)))
+            typed = parse_turn_line(text)
+            if isinstance(typed, Correction):
+                done = self.controller.take(DieCorrected(typed.was, typed.now))
             else:
-                done = self.controller.take(DiceRolled(parse_dice(text), "typed"))
+                dice = typed if typed is not None else parse_dice(text)
+                done = self.controller.take(Kept(dice) if state.phase is Phase.TO_KEEP else DiceRolled(dice, "typed"))
         except FarkleError as exc:
             self.show_refusal(str(exc))
             return

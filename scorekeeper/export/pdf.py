@@ -6,8 +6,9 @@ sections, then the turns table starts again, with its heading row, on a new page
 would not fit on the rest of the page, and the statistics or the rules start a new page where they
 would be cut. A turn whose pictures one below another would be taller than a page prints them
 smaller, two or three to a line; one taller than a page even so (dozens of rolls) starts a page and
-goes on over the next, the heading row repeated. A plain function like the CSV and HTML exports; it
-lives in the UI package only because it needs Qt (nothing outside ``scorekeeper.ui`` imports PySide6).
+goes on over the next, the heading row repeated. A plain function like the CSV and HTML exports;
+the one module outside ``scorekeeper.ui`` that imports Qt, so nothing loads it until a PDF is asked
+for (:func:`scorekeeper.export.write.sheet_bytes` imports it then): the command line starts without Qt.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import PageBreaks, check_sheet_target, thumbnail_width, write_sheet_file
+from scorekeeper.export.writers import PageBreaks, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus, read_photo
 
@@ -308,10 +309,3 @@ def pdf_bytes(events: Sequence[Event], exported_at: str | None = None, journal: 
         raise ExportError("Qt's PDF writer drew nothing for the score sheet")
     return data
 
-
-def export_pdf(events: Sequence[Event], path: str | Path, exported_at: str | None = None, journal: Path | None = None) -> None:
-    """Write the game's score sheet as an A4 PDF (see :func:`pdf_bytes`), whole or not at all, where
-    a sheet may go (see :func:`~scorekeeper.export.writers.check_sheet_target`)."""
-    path = Path(path)
-    check_sheet_target(path)
-    write_sheet_file(path, pdf_bytes(events, exported_at, journal))

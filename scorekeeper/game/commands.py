@@ -1,0 +1,96 @@
+"""Typed commands: what a line typed at the table means, for the window's dice line and ``play``.
+
+Digits are dice (a roll, or with a roll on the table the dice to keep), with or without spaces or
+commas; ``c`` corrects a misread die, written ``c 3 5`` or ``c35`` alike (``c - 5`` adds a missed 5,
+``c 4 -`` says the 4 is not a die). The single letters of :data:`STEPS` bank, call the Farkle, undo
+and redo: keys in the window, commands in ``play``. Plain Python: both front ends parse here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.game.events import face_from_str
+from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.safe_input import quote
+
+STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
+"""Single letters (either case) and the step each one takes."""
+DICE_CHARACTERS = "123456 ,"
+"""What a line of typed dice is made of."""
+FACE_CHARACTERS = "123456- ,"
+"""What may follow the ``c`` of a correction typed without a space (``c35``, ``c4-``)."""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction typed: a die of the roll on the table is really another face."""
+
+    was: int | None
+    """The face read (None: a die that was not read at all)."""
+    now: int | None
+    """The face the die really shows (None: it is not a die)."""
+
+
+def is_correction(line: str) -> bool:
+    """Whether ``line`` is a correction: ``c`` as a word of its own, or ``c`` followed by faces.
+
+    >>> is_correction("c 3 5"), is_correction("C35"), is_correction("c4-"), is_correction("cheese")
+    (True, True, True, False)
+    """
+    text = line.strip()
+    return text[:1] in ("c", "C") and (not text[1:2].strip() or all(char in FACE_CHARACTERS for char in text[1:]))
+
+
+def parse_correction(line: str) -> Correction:
+    """``c 3 5`` / ``c35`` / ``c - 5`` / ``c4-``: the face read and the face it really is.
+
+    >>> parse_correction("c35") == parse_correction("c 3 5") == Correction(3, 5)
+    True
+    >>> parse_correction("c - 5"), parse_correction("C4-")
+    (Correction(was=None, now=5), Correction(was=4, now=None))
+    """
+    words = line.strip()[1:].replace(",", " ").split()
+    if len(words) == 2:
+        return Correction(face_from_str(words[0]), face_from_str(words[1]))
+    faces = "".join(words)
+    if len(faces) != 2:
+        raise FarkleError(
+            f"correction {quote(line.strip())}: type c, the face read and the real face, "
+            "e.g. c35 or c 3 5 (- for a missed die or not a die)"
+        )
+    return Correction(face_from_str(faces[0]), face_from_str(faces[1]))
+
+
+def is_dice(line: str) -> bool:
+    """Whether ``line`` is typed dice: digits 1-6, spaces and commas.
+
+    >>> is_dice("115 234"), is_dice("1,5"), is_dice("o1"), is_dice("  ")
+    (True, True, False, False)
+    """
+    text = line.strip()
+    return bool(text.replace(" ", "").replace(",", "")) and all(char in DICE_CHARACTERS for char in text)
+
+
+def parse_dice(line: str) -> Dice:
+    """Typed dice, with or without spaces or commas.
+
+    >>> str(parse_dice("115 234"))
+    '1 1 2 3 4 5'
+    """
+    if not is_dice(line):
+        raise FarkleError(f"{quote(line)}: type the dice as digits 1-6, e.g. 115234")
+    return Dice.from_str(line)
+
+
+def parse_turn_line(line: str) -> Correction | Dice | None:
+    """A line typed for the turn: a correction or dice; None when it is neither (a word of ``play``'s).
+
+    >>> parse_turn_line("c35"), parse_turn_line("1 5"), parse_turn_line("b")
+    (Correction(was=3, now=5), Dice(values=(1, 5)), None)
+    """
+    if is_correction(line):
+        return parse_correction(line)
+    if is_dice(line):
+        return parse_dice(line)
+    return None
