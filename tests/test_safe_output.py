@@ -33,9 +33,6 @@ ALLOWED = {
     ("cli/__init__.py", "open"): (1, "the null device, where a closed stdout goes"),
     ("coach/cache.py", "np.savez"): (1, "into memory; the file is written by write_atomically"),
     ("vision/table_memory.py", "np.savez_compressed"): (1, "into memory; the file is written by write_atomically"),
-    ("export/writers.py", "os.fsync"): (1, "the sheet writer: export's own target checks and error messages"),
-    ("export/writers.py", "os.replace"): (1, "the sheet writer: export's own target checks and error messages"),
-    ("export/writers.py", "tempfile.mkstemp"): (1, "the sheet writer: export's own target checks and error messages"),
 }
 """Writing calls outside :mod:`scorekeeper.safe_output`: how many of each a file makes, and why
 they are not a whole-file write the helper should do."""

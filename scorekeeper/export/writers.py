@@ -11,13 +11,11 @@ from __future__ import annotations
 import base64
 import csv
 import errno
-import glob
 import hashlib
 import html
 import io
 import os
 import stat
-import tempfile
 from datetime import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,8 +24,9 @@ from pathlib import Path
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
 from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
-from scorekeeper.game.save import game_file_kind, new_file_mode
+from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import NOTE as STATS_NOTE
 
@@ -355,34 +354,14 @@ def cannot_write(path: Path, exc: OSError) -> ExportError:
 
 
 def write_sheet_file(path: Path, data: bytes) -> None:
-    """Put ``data`` at ``path`` whole or not at all, once :func:`check_sheet_target` allows it: a
-    replaced sheet keeps its mode, a new one gets the user's normal mode. Temporary files a killed
-    earlier write left behind are removed first, and this one is removed if the write fails or is
-    interrupted."""
+    """Put ``data`` at ``path`` whole or not at all (``write_atomically``), once
+    :func:`check_sheet_target` allows it: a replaced sheet keeps its mode, a new one gets the
+    user's normal mode, and what the disk refuses is said as :func:`cannot_write` says it."""
     check_sheet_target(path)
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = new_file_mode()
+        write_atomically(path, data)
     except OSError as exc:
         raise cannot_write(path, exc) from None
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise cannot_write(path, exc) from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            os.fchmod(stream.fileno(), mode)
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except OSError as exc:
-        raise cannot_write(path, exc) from None
-    finally:
-        Path(temporary).unlink(missing_ok=True)
 
 
 def size_in_words(size: int) -> str:

@@ -17,7 +17,6 @@ from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
-from scorekeeper.safe_output import new_file_mode as new_file_mode
 from scorekeeper.safe_output import write_atomically
 
 FORMAT = "scorekeeper-game"
