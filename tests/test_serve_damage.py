@@ -22,6 +22,7 @@ from scorekeeper.game import Game
 from scorekeeper.game.journal import Journal, open_journal
 from scorekeeper.rules import load_rules
 from scorekeeper.serve import GameFollower, ScoreServer
+from tests.test_serve import next_message
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL = "127.0.0.1"
@@ -38,16 +39,6 @@ def ann_banked(folder: Path) -> tuple[Game, Journal]:
     game.keep("1 1 5")
     game.bank()
     return game, journal
-
-
-async def next_message(stream: aiohttp.StreamReader) -> str:
-    data: list[str] = []
-    while True:
-        line = (await stream.readline()).decode("utf-8").rstrip("\n")
-        if line.startswith("data: "):
-            data.append(line.removeprefix("data: "))
-        elif line == "" and data:
-            return "\n".join(data)
 
 
 def test_a_bad_line_is_said_on_the_page_in_the_stream_and_once_on_the_terminal(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
