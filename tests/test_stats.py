@@ -208,3 +208,30 @@ def test_the_coach_for_a_game_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert coach is not None and coach.rules == game.state.rules
     assert coach_for(Game.new(load_rules("flip"), ["Ann"]).events) is None
     assert coach_for([]) is None
+
+
+def test_a_journal_is_told_from_a_saved_game_by_what_it_holds_in_one_place(tmp_path: Path) -> None:
+    import ast
+
+    from scorekeeper.game.journal import Journal
+
+    # a journal under a saved game's name, and a saved game under a journal's, count alike
+    journal_path, saved_path = tmp_path / "journal.json", tmp_path / "saved.jsonl"
+    game = play_with_dice(LOADED, 10, 0)
+    journal = Journal.create(journal_path)
+    for event in game.events:
+        journal.write(event)
+    journal.close()
+    save_game(game, saved_path)
+    counts, skipped = saved_face_counts([journal_path, saved_path])
+    assert skipped == [] and counts == tuple(2 * count for count in face_counts(game.events))
+    # and no package beside game/ tells the two apart by a file's ending or the journal's format
+    root = Path(__file__).resolve().parent.parent / "scorekeeper"
+    for module in root.rglob("*.py"):
+        if module.parent.name == "game":
+            continue
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        assert "JOURNAL_FORMAT" not in names, module
+        compared = [node for node in ast.walk(tree) if isinstance(node, ast.Compare) and any(isinstance(c, ast.Constant) and c.value == ".jsonl" for c in node.comparators)]
+        assert not compared, module

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.export import FORMATS, ExportError, load_events, write_sheet
+from scorekeeper.export import FORMATS, ExportError, write_sheet
+from scorekeeper.game.save import load_events
 from scorekeeper.export.writers import SHEET_FILES, written_words
 
 INTERRUPTED = "interrupted (Ctrl+C); no score sheet written"

@@ -7,7 +7,7 @@ export the same sheet. Loading the package loads no Qt: the PDF writer is import
 is asked for.
 """
 
-from scorekeeper.export.sheet import ScoreSheet, SheetTurn, load_events, score_sheet
+from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.export.write import export_csv, export_html, export_pdf, sheet_bytes, write_sheet
 from scorekeeper.export.writers import FORMATS, ExportError, csv_text, html_text
 
@@ -21,7 +21,6 @@ __all__ = [
     "export_html",
     "export_pdf",
     "html_text",
-    "load_events",
     "score_sheet",
     "sheet_bytes",
     "write_sheet",

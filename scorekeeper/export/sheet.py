@@ -19,12 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from scorekeeper.game import Event, Game, GameState, Outcome, load_game
-from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
-from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
+from scorekeeper.game import Event, Game, GameState, Outcome
 from scorekeeper.game.photos import RollPhoto, roll_photo, turn_photos
-from scorekeeper.rules import FarkleError, describe_rules
-from scorekeeper.safe_input import read_head
+from scorekeeper.rules import describe_rules
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import coach_for, fairness_line, stats_rows
 
@@ -175,18 +172,3 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal
         fairness=fairness_line(events),
         with_photos=any(photo is not None for turn in turns for photo in turn.photos),
     )
-
-
-def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | None]:
-    """The log of a saved game or a journal, and where a damaged journal breaks (read only)."""
-    path = Path(path)
-    first = read_head(path, "saved game or journal", 4096, JournalError).partition(b"\n")[0]
-    if JOURNAL_FORMAT.encode() in first:
-        contents = read_journal(path)
-        if not contents.events:
-            raise no_game_error(path, contents.damage)
-        return contents.events, contents.damage
-    try:
-        return load_game(path).events, None
-    except FarkleError:
-        raise

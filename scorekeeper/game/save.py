@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.game.events import event_from_dict, event_to_dict
+from scorekeeper.game.events import Event, event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
+from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
 from scorekeeper.safe_output import write_atomically
@@ -54,6 +55,13 @@ def game_from_json(document: Any, where: str) -> Game:
         raise SaveFileError(f"{where}: damaged: {exc}") from None
 
 
+def _kind(head: bytes) -> str | None:
+    """``"journal"`` or ``"saved game"`` as the first 4 KB of a file name its format, else None."""
+    if JOURNAL_FORMAT.encode() in head:
+        return "journal"
+    return "saved game" if FORMAT.encode() in head else None
+
+
 def game_file_kind(path: str | Path) -> str | None:
     """``"journal"`` or ``"saved game"`` when the file at ``path`` holds one (its first 4 KB name
     the format), else None (no such file, or something else)."""
@@ -61,9 +69,18 @@ def game_file_kind(path: str | Path) -> str | None:
         head = read_head(path, "game file", 4096)
     except ValueError:
         return None
-    if JOURNAL_FORMAT.encode() in head:
-        return "journal"
-    return "saved game" if FORMAT.encode() in head else None
+    return _kind(head)
+
+
+def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | None]:
+    """The log of a saved game or a journal, and where a damaged journal breaks (read only)."""
+    path = Path(path)
+    if _kind(read_head(path, "saved game or journal", 4096, JournalError)) == "journal":
+        contents = read_journal(path)
+        if not contents.events:
+            raise no_game_error(path, contents.damage)
+        return contents.events, contents.damage
+    return load_game(path).events, None
 
 
 def save_game(game: Game, path: str | Path) -> None:

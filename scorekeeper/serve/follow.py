@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scorekeeper.export import load_events
+from scorekeeper.game.save import load_events
 from scorekeeper.game.journal import CUT_OFF, JournalDamage
 from scorekeeper.rules import FarkleError
 from scorekeeper.serve.board import Board, board_of

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorekeeper.game import Event, load_game
+from scorekeeper.game import Event
+from scorekeeper.game.save import load_events
 from scorekeeper.rules import FarkleError
 from scorekeeper.stats.replay import rolls_read
 
@@ -150,23 +151,14 @@ def add_counts(counts: Iterable[Sequence[int]]) -> tuple[int, ...]:
     return tuple(total)
 
 
-def _saved_events(path: Path) -> tuple[Event, ...]:
-    if path.suffix == ".jsonl":
-        # The window's journals: read as far as they go, without touching the file.
-        from scorekeeper.game.journal import read_journal
-
-        return read_journal(path).events
-    return load_game(path).events
-
-
 def saved_face_counts(paths: Iterable[str | Path], source: str | None = None) -> tuple[tuple[int, ...], list[str]]:
-    """Face counts over saved games (``.json`` saves or ``.jsonl`` journals), and a message for
-    each file that could not be read (and was left out)."""
+    """Face counts over saved games and journals (told apart by what they hold: ``load_events``),
+    and a message for each file that could not be read or holds no game (and was left out)."""
     per_game = []
     skipped = []
     for path in paths:
         try:
-            per_game.append(face_counts(_saved_events(Path(path)), source))
+            per_game.append(face_counts(load_events(path)[0], source))
         except FarkleError as exc:
             skipped.append(str(exc))
     return add_counts(per_game), skipped
