@@ -151,7 +151,8 @@ def test_a_maximized_window_comes_back_maximized_with_its_splitter(qtbot: QtBot,
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
     window.history_dock.show()
     window.showMaximized()
-    qtbot.waitUntil(window.isMaximized, timeout=5000)
+    # maximized is said before the window has its maximized size: measure once it fits the screen
+    qtbot.waitUntil(lambda: window.isMaximized() and window.screen().availableGeometry().contains(window.frameGeometry()), timeout=5000)
     window.splitter.setSizes([300, 500])
     QApplication.processEvents()
     before = layout_of(window)
