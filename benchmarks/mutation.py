@@ -49,7 +49,7 @@ TARGETS = {
          "tests/test_event_format.py", "tests/test_saved_games_and_resume_offer.py"],
         ["tests/test_game_properties.py"],
     ),
-    "settling": (["scorekeeper/pipeline/settling.py"], ["tests/test_pipeline_settling.py"], ["tests/test_pipeline_watch.py"]),
+    "settling": (["scorekeeper/camera/settling.py"], ["tests/test_camera_settling.py"], ["tests/test_camera_watch.py"]),
     "processing": (["scorekeeper/vision/processing.py"], ["tests/test_vision_processing.py"], ["tests/test_vision_reader.py"]),
 }
 """The code players rely on most: what to mutate, the fast tests that guard it, the slower ones to confirm survivors with."""

@@ -30,10 +30,10 @@ from scorekeeper.game import Game
 from scorekeeper.game.controller import GameController
 from scorekeeper.game.journal import Journal
 from scorekeeper.game.photos import photos_folder
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
+from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll
-from scorekeeper.table import TableSession
-from scorekeeper.table.roll_pictures import draw_roll, encode_jpeg
+from scorekeeper.table_session import TableSession
+from scorekeeper.table_session.roll_pictures import draw_roll, encode_jpeg
 from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 

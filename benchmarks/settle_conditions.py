@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.pipeline.watch import default_reader  # noqa: E402
+from scorekeeper.camera.watch import default_reader  # noqa: E402
 from scorekeeper.vision.detections import DiceReader  # noqa: E402
 from tests.settle_clips import DATA, PHOTO_CLIPS, RENDERED, Clip, settled  # noqa: E402
 

@@ -25,10 +25,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.pipeline.demo import Choreography, render_scene
-from scorekeeper.pipeline.settling import SettleParams
-from scorekeeper.pipeline.sources import VideoSource
-from scorekeeper.pipeline.watch import REUSE_FRAMES, ReaderUnavailable, Watcher, default_reader
+from scorekeeper.camera.demo_table import Choreography, render_scene
+from scorekeeper.camera.settling import SettleParams
+from scorekeeper.camera.sources import VideoSource
+from scorekeeper.camera.watch import REUSE_FRAMES, ReaderUnavailable, Watcher, default_reader
 from scorekeeper.vision.detections import DiceReader, Detections
 
 

@@ -24,12 +24,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.pipeline.sources import Frame
+from scorekeeper.camera.sources import Frame
 from scorekeeper.vision.detections import DiceReader
 
-from scorekeeper.pipeline.settling import EventKind
-from scorekeeper.pipeline.sources import ImageFolderSource
-from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reader
+from scorekeeper.camera.settling import EventKind
+from scorekeeper.camera.sources import ImageFolderSource
+from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "byler_d6"
 

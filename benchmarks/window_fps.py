@@ -27,8 +27,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from scorekeeper.pipeline.sources import open_source  # noqa: E402
-from scorekeeper.pipeline.watch import WatchStep  # noqa: E402
+from scorekeeper.camera.sources import open_source  # noqa: E402
+from scorekeeper.camera.watch import WatchStep  # noqa: E402
 from scorekeeper.ui.controller import GameController  # noqa: E402
 from scorekeeper.ui.main_window import MainWindow, WindowOptions  # noqa: E402
 from scorekeeper.ui.worker import default_reader  # noqa: E402

@@ -12,9 +12,9 @@ from scorekeeper.game import Event, Game
 from scorekeeper.game.controller import GameController
 from scorekeeper.game.journal import Journal, new_journal_path
 from scorekeeper.game.photos import photo_file
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
+from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll
-from scorekeeper.table import TableSession
+from scorekeeper.table_session import TableSession
 from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import Detections
 

@@ -55,7 +55,7 @@ from scorekeeper.game.photos import PHOTO_SUFFIX, PhotoStatus, photos_folder, ro
 from scorekeeper.rules import load_rules  # noqa: E402
 from scorekeeper.serve import ScoreServer, board_of  # noqa: E402
 from scorekeeper.serve.page import board_html, picture_url  # noqa: E402
-from scorekeeper.table.roll_pictures import write_photo  # noqa: E402
+from scorekeeper.table_session.roll_pictures import write_photo  # noqa: E402
 
 PICTURE_BYTES = 40_000
 """Size of each roll's stand-in picture: as big as a real one, so a kill can land mid-write."""

@@ -13,15 +13,15 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.demo import Choreography, render_scene
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
-from scorekeeper.pipeline.sources import BaseSource, Frame
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.demo_table import Choreography, render_scene
+from scorekeeper.camera.settling import EventKind, SettleEvent
+from scorekeeper.camera.sources import BaseSource, Frame
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.synthetic.render import Scene, TableLook
-from tests.pipeline_films import FilmReader
+from tests.camera_films import FilmReader
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "byler_d6"
 

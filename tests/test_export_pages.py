@@ -15,7 +15,7 @@ import pytest
 from scorekeeper.export import score_sheet
 from scorekeeper.game import DiceRolled
 from scorekeeper.rules import Dice
-from scorekeeper.table.roll_pictures import write_photo
+from scorekeeper.table_session.roll_pictures import write_photo
 from tests.camera_rolls import JournalPlay
 
 EXPORTED = "2026-01-01T21:00:00+00:00"

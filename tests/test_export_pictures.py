@@ -18,8 +18,8 @@ from scorekeeper.export.writers import TURN_COLUMNS
 from scorekeeper.game import DiceRolled
 from scorekeeper.game.photos import PhotoStatus, photo_file, photos_folder
 from scorekeeper.rules import Dice
-from scorekeeper.table import TableSession
-from scorekeeper.table.roll_pictures import write_photo
+from scorekeeper.table_session import TableSession
+from scorekeeper.table_session.roll_pictures import write_photo
 from tests.camera_rolls import JournalPlay, camera_turn, load_scene
 from tests.pdf_pages import A4_POINTS, read_pdf
 

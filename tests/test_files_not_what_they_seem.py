@@ -18,10 +18,10 @@ from scorekeeper.evaluation.dataset import DatasetError, load_dataset
 from scorekeeper.game import DiceRolled, Game
 from scorekeeper.game.journal import Journal
 from scorekeeper.game.photos import MAX_PHOTO_BYTES, PhotoStatus, photo_file, roll_photo
-from scorekeeper.pipeline.sources import SourceError, open_source
+from scorekeeper.camera.sources import SourceError, open_source
 from scorekeeper.rules import Dice, RuleFileError, load_rules, rules_to_toml
 from scorekeeper.safe_input import InputFileError, read_file
-from scorekeeper.table.camera_game import MAX_DECISIONS_BYTES, DecisionsError, FileChooser
+from scorekeeper.table_session.camera_game import MAX_DECISIONS_BYTES, DecisionsError, FileChooser
 from scorekeeper.vision.images import MAX_IMAGE_BYTES, ImageError, load_frame
 from scorekeeper.vision.reader import ModelError, ModelFiles, default_model_dir
 

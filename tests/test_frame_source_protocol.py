@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 from pytestqt.qtbot import QtBot
 
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.sources import DiceSource, Frame, FrameSource, open_source
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.sources import DiceSource, Frame, FrameSource, open_source
 from scorekeeper.ui.worker import CaptureWorker
 from scorekeeper.vision.detections import Detections
 
@@ -74,7 +74,7 @@ def test_the_worker_names_closes_and_tells_a_dice_source_what_the_game_expects(q
 
 
 def test_sources_are_reached_through_their_protocol_not_by_looking_for_attributes() -> None:
-    for module in ("ui/worker.py", "table/camera_game.py"):
+    for module in ("ui/worker.py", "table_session/camera_game.py"):
         tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
         names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
         attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}

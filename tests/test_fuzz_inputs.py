@@ -187,7 +187,7 @@ def test_rule_files(tmp_path: Path, data: st.DataObject) -> None:
 @FUZZ
 @given(data=st.data())
 def test_calibration_profiles(tmp_path: Path, data: st.DataObject) -> None:
-    from scorekeeper.pipeline.calibration import load_profile
+    from scorekeeper.camera.calibration import load_profile
 
     toml = data.draw(st.booleans())
     original = (Path(__file__).parent.parent / "calibration" / "default.toml").read_bytes()

@@ -234,7 +234,7 @@ def test_play_save_writes_the_file_before_the_first_scoreboard_and_clears_killed
 
 
 def test_a_giant_image_is_refused_from_its_header_without_decoding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scorekeeper.pipeline.sources import ImageFolderSource
+    from scorekeeper.camera.sources import ImageFolderSource
     from scorekeeper.evaluation.dataset import DatasetError, load_dataset
     from scorekeeper.vision.images import ImageError, load_frame
 

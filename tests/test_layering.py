@@ -19,8 +19,9 @@ IMPURE_SIBLINGS = (
     "scorekeeper.synthetic",
     "scorekeeper.evaluation",
     "scorekeeper.training",
-    "scorekeeper.pipeline",
-    "scorekeeper.table",
+    "scorekeeper.camera",
+    "scorekeeper.table_session",
+    "scorekeeper.scoreboard",
     "scorekeeper.ui",
     "scorekeeper.cli",
 )
@@ -128,18 +129,19 @@ def test_the_import_check_sees_through_functions(tmp_path: Path) -> None:
 
 
 VIEWS = ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6")
-ABOVE_THE_READER = ("scorekeeper.pipeline", "scorekeeper.table") + VIEWS
+ABOVE_THE_READER = ("scorekeeper.camera", "scorekeeper.table_session", "scorekeeper.scoreboard") + VIEWS
 TOOLING = ("scorekeeper.synthetic", "scorekeeper.evaluation", "scorekeeper.training", "torch")
 
 LAYERS = {
     "vision": ABOVE_THE_READER + TOOLING,
     "synthetic": ABOVE_THE_READER + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
     "evaluation": ABOVE_THE_READER + ("scorekeeper.training", "torch"),
-    "pipeline": ("scorekeeper.table",) + VIEWS + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
-    "table": VIEWS + TOOLING,
+    "camera": ("scorekeeper.table_session", "scorekeeper.scoreboard") + VIEWS + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
+    "table_session": ("scorekeeper.scoreboard",) + VIEWS + TOOLING,
+    "scoreboard": ("scorekeeper.camera", "scorekeeper.table_session") + VIEWS + TOOLING,
     "serve": VIEWS + TOOLING,
 }
-"""Data flows one way, frames -> reader (vision) -> pipeline -> table session -> views: a package
+"""Data flows one way, frames -> reader (vision) -> camera (roll-taking) -> table session -> views: a package
 never imports the ones above it, nor Qt, anywhere (not even inside a function). The phones'
 scoreboard (serve) is a view without Qt, which the window and the command line start. The runtime
 reader imports no renderer, evaluation or training code; the renderer (the demo table draws with
@@ -158,7 +160,7 @@ def test_each_layer_imports_nothing_above_it(path: Path) -> None:
 
 
 def test_the_layered_packages_are_there() -> None:
-    assert {"session.py", "pictures.py", "camera_game.py"} <= {path.name for path in (PACKAGE / "table").glob("*.py")}
+    assert {"session.py", "tap_pictures.py", "camera_game.py"} <= {path.name for path in (PACKAGE / "table_session").glob("*.py")}
     assert (PACKAGE / "game" / "controller.py").is_file(), "the game controller is plain Python, under game/"
     assert (PACKAGE / "synthetic" / "render.py").is_file()
     assert {"dataset.py", "assessment.py", "score.py", "samples.py", "classical.py"} <= {path.name for path in (PACKAGE / "evaluation").glob("*.py")}

@@ -10,10 +10,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 import scorekeeper.vision.reader as reader_module
-from scorekeeper.pipeline import calibration, watch
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.sources import Frame
-from scorekeeper.table import roll_pictures, session
+from scorekeeper.camera import calibration, watch
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.sources import Frame
+from scorekeeper.table_session import roll_pictures, session
 from scorekeeper.ui import worker
 from scorekeeper.ui.worker import CaptureWorker
 from scorekeeper.vision.reader import ModelError
@@ -80,16 +80,16 @@ def test_the_whole_picture_is_one_rolling_area_defined_once() -> None:
         if isinstance(node, (ast.Assign, ast.AnnAssign))
         and any(isinstance(target, ast.Name) and target.id == "WHOLE_FRAME" for target in (node.targets if isinstance(node, ast.Assign) else [node.target]))
     ]
-    assert defined == ["pipeline/calibration.py"]
+    assert defined == ["camera/calibration.py"]
     assert roll_pictures.WHOLE_FRAME is session.WHOLE_FRAME is calibration.WHOLE_FRAME
 
 
 def test_the_window_and_the_watch_loop_build_the_reader_in_one_place() -> None:
     opening = sorted(
         str(path.relative_to(PACKAGE))
-        for package in ("pipeline", "ui", "table")
+        for package in ("camera", "ui", "table_session")
         for path in (PACKAGE / package).rglob("*.py")
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "OnnxDiceReader"
     )
-    assert opening == ["pipeline/watch.py"]
+    assert opening == ["camera/watch.py"]

@@ -27,8 +27,8 @@ from scorekeeper.game.photos import (
 )
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import Dice, load_rules
-from scorekeeper.table import TableSession
-from scorekeeper.table.roll_pictures import LEAST_SIDE, LONG_SIDE, NOT_A_DIE, TAPPED, TARGET_BYTES, draw_roll, encode_jpeg, write_photo
+from scorekeeper.table_session import TableSession
+from scorekeeper.table_session.roll_pictures import LEAST_SIDE, LONG_SIDE, NOT_A_DIE, TAPPED, TARGET_BYTES, draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.detections import Detections
 from tests.camera_rolls import JournalPlay, load_scene, settle
 

@@ -16,10 +16,10 @@ from scorekeeper.cli.play import Session
 from scorekeeper.cli.watch import run as watch
 from scorekeeper.export import csv_text, score_sheet
 from scorekeeper.game import Game
-from scorekeeper.pipeline.demo import Choreography
+from scorekeeper.camera.demo_table import Choreography
 from scorekeeper.rules import load_rules
-from scorekeeper.table.camera_game import CoachChooser
-from tests.pipeline_films import FilmReader, write_video
+from scorekeeper.table_session.camera_game import CoachChooser
+from tests.camera_films import FilmReader, write_video
 
 
 def coached_game(seed: int, max_rolls: int) -> tuple[list[list[int]], list[str]]:

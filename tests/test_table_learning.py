@@ -17,7 +17,7 @@ import pytest
 from conftest import shared_data_folder
 from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.evaluation.learning import TablePhotos, learn_and_score
-from scorekeeper.table.learner import TableLearner
+from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.vision.reader import EMBEDDING_OUTPUT, MANIFEST_FILE, PIPS_FILE, OnnxDiceReader, default_model_dir
 from scorekeeper.vision.table_head import Verdict, fit_head

@@ -9,9 +9,9 @@ import numpy as np
 
 from scorekeeper.game import DiceRolled, DieCorrected, Game, Kept
 from scorekeeper.game.controller import GameController
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
+from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
-from scorekeeper.table import TableSession
+from scorekeeper.table_session import TableSession
 from scorekeeper.vision.corrections import load_corrections
 from scorekeeper.vision.detections import Detections
 

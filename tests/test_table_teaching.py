@@ -12,9 +12,9 @@ from pytestqt.qtbot import QtBot
 
 from conftest import shared_data_folder
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
-from scorekeeper.pipeline.settling import TableState
-from scorekeeper.table.learner import LearnedSummary, TableLearner
-from scorekeeper.table.teaching import TeachingError, TeachingStep
+from scorekeeper.camera.settling import TableState
+from scorekeeper.table_session.learner import LearnedSummary, TableLearner
+from scorekeeper.table_session.teaching import TeachingError, TeachingStep
 from scorekeeper.ui.calibration import CalibrationDialog
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from scorekeeper.pipeline.calibration import load_profile
+from scorekeeper.camera.calibration import load_profile
 from scorekeeper.ui.calibration import CalibrationDialog
 from scorekeeper.ui.camera_pane import LAST_PROFILE
 from scorekeeper.ui.controller import GameController
@@ -63,7 +63,7 @@ def test_calibrate_save_and_load_on_the_next_start(qtbot: QtBot, tmp_path: Path)
 
 
 def test_a_twisted_rolling_area_is_refused_with_the_reason(qtbot: QtBot, tmp_path: Path) -> None:
-    from scorekeeper.pipeline.calibration import CalibrationProfile
+    from scorekeeper.camera.calibration import CalibrationProfile
 
     dialog = CalibrationDialog(CalibrationProfile(), tmp_path / LAST_PROFILE)
     qtbot.addWidget(dialog)

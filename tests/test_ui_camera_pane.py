@@ -108,7 +108,7 @@ def test_the_window_learns_the_table_from_each_roll_the_game_moves_on_from(qtbot
 
 
 def test_a_window_started_with_a_profile_learns_into_the_table_file_beside_it(qtbot: QtBot, tmp_path: Path) -> None:
-    from scorekeeper.pipeline.calibration import default_profile, save_profile
+    from scorekeeper.camera.calibration import default_profile, save_profile
     from scorekeeper.vision.reader import OnnxDiceReader
 
     profile = tmp_path / "kitchen.toml"
@@ -129,7 +129,7 @@ def test_a_window_started_with_a_profile_learns_into_the_table_file_beside_it(qt
 def test_the_value_tag_over_a_die_and_a_margin_around_it_are_the_die(qtbot: QtBot) -> None:
     from PySide6.QtCore import QPointF, Qt
 
-    from scorekeeper.table.session import Drawing
+    from scorekeeper.table_session.session import Drawing
     from scorekeeper.ui.camera_view import TAG_HEIGHT, TAP_MARGIN, CameraView
 
     view = CameraView()

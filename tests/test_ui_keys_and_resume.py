@@ -32,7 +32,7 @@ def open_window(qtbot: QtBot, home: Path) -> MainWindow:
 
 
 def _no_camera(spec: str, profile: object) -> object:
-    from scorekeeper.pipeline.sources import SourceError
+    from scorekeeper.camera.sources import SourceError
 
     raise SourceError(f"no camera at {spec}")
 

@@ -29,7 +29,7 @@ def page(url: str) -> str:
 
 
 def no_camera(spec: str, profile: object) -> object:
-    from scorekeeper.pipeline.sources import SourceError
+    from scorekeeper.camera.sources import SourceError
 
     raise SourceError(f"no camera at {spec}")
 

@@ -14,7 +14,7 @@ from scorekeeper.game.journal import Journal, new_journal_path, read_journal
 from scorekeeper.game.photos import last_roll_photo, photos_folder
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.settings import FILE as SETTINGS_FILE
-from scorekeeper.table.roll_pictures import write_photo
+from scorekeeper.table_session.roll_pictures import write_photo
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from tests.pdf_pages import read_pdf
 from tests.test_ui_window import window_on

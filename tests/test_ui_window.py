@@ -18,9 +18,9 @@ from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DiceRolled, Farkled, Game, Kept
 from scorekeeper.game.journal import Journal, new_journal_path, read_journal
-from scorekeeper.pipeline.sources import SourceError
+from scorekeeper.camera.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
-from scorekeeper.table import scoring_mask
+from scorekeeper.table_session import scoring_mask
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.ui.resume_dialog import ResumeDialog
@@ -392,7 +392,7 @@ def test_a_tap_on_empty_table_adds_a_missed_die_and_not_a_die_removes_one(qtbot:
 def test_only_dice_in_the_rolling_area_are_the_roll_and_the_set_aside_dice_are_checked(qtbot: QtBot, tmp_path: Path) -> None:
     from PySide6.QtCore import Qt
 
-    from scorekeeper.pipeline.calibration import CalibrationProfile, save_profile
+    from scorekeeper.camera.calibration import CalibrationProfile, save_profile
 
     save_profile(CalibrationProfile(area=((0.0, 0.0), (0.6, 0.0), (0.6, 1.0), (0.0, 1.0))), tmp_path / "last-calibration.toml")
     table = ScriptedTable(640, 480)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.settling import SETTLE_FRAMES, EventKind, SettleParams
-from scorekeeper.pipeline.sources import Frame
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.settling import SETTLE_FRAMES, EventKind, SettleParams
+from scorekeeper.camera.sources import Frame
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections, below_line
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"

@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.demo import Choreography, render_scene
-from scorekeeper.pipeline.sources import CameraLost, Frame
+from scorekeeper.camera.demo_table import Choreography, render_scene
+from scorekeeper.camera.sources import CameraLost, Frame
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from scorekeeper.synthetic.render import DiePose, Scene
 

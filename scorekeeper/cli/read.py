@@ -69,7 +69,7 @@ def _text(path: Path, width: int, height: int, found: Detections) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, load_profile
+    from scorekeeper.camera.calibration import CalibrationError, CalibrationProfile, load_profile
     from scorekeeper.vision.images import load_frame
     from scorekeeper.vision.reader import ModelError, OnnxDiceReader, ReaderError
     from scorekeeper.vision.table_memory import SUFFIX, TableFileError, learned_reader

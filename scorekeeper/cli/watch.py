@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.cli.options import add_rules_options, game_from_args
-from scorekeeper.pipeline.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
-from scorekeeper.pipeline.settling import SettleError, SettleParams
-from scorekeeper.pipeline.sources import CameraLost, ImageFolderSource, SourceError, SourceSpec, open_source
-from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, default_reader
-from scorekeeper.table.learner import TableLearner
+from scorekeeper.camera.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
+from scorekeeper.camera.settling import SettleError, SettleParams
+from scorekeeper.camera.sources import CameraLost, ImageFolderSource, SourceError, SourceSpec, open_source
+from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
+from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.cli.export import sheet_format
@@ -24,7 +24,7 @@ from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.journal import default_home
 from scorekeeper.rules import FarkleError, GameKind
-from scorekeeper.table.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
+from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
 
 

@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     from scorekeeper.ui.app import Screenshot, run_window
     from scorekeeper.ui.main_window import WindowOptions
 
-    from scorekeeper.pipeline.calibration import CalibrationError, load_profile
-    from scorekeeper.pipeline.sources import SourceError, SourceSpec
+    from scorekeeper.camera.calibration import CalibrationError, load_profile
+    from scorekeeper.camera.sources import SourceError, SourceSpec
 
     try:
         if args.source is not None:

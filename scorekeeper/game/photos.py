@@ -1,7 +1,7 @@
 """The pictures of a game's rolls, kept beside its journal and named in it by their SHA-256.
 
 Each roll the camera took is kept as a small JPEG of the rolling area with the dice as scored
-(see :mod:`scorekeeper.table.roll_pictures`, which draws and writes them). They live in a folder
+(see :mod:`scorekeeper.table_session.roll_pictures`, which draws and writes them). They live in a folder
 beside the journal, ``NAME.photos/`` for ``NAME.jsonl``, each file named ``SHA256.jpg``; the
 roll's event (and each tap correcting it) names the picture of the roll as it stood then, so the
 roll's picture is the one its last step in force names. Pure Python: the score sheet, the phone

@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from scorekeeper.pipeline.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
-from scorekeeper.pipeline.sources import SourceError, SourceKind, SourceSpec
-from scorekeeper.pipeline.settling import TableState
-from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.table.learner import TableLearner
-from scorekeeper.table.session import Drawing
-from scorekeeper.table.teaching import TeachingError, TeachingStep
+from scorekeeper.camera.calibration import WHOLE_FRAME, CalibrationError, CalibrationProfile, save_profile
+from scorekeeper.camera.sources import SourceError, SourceKind, SourceSpec
+from scorekeeper.camera.settling import TableState
+from scorekeeper.camera.watch import WatchStep
+from scorekeeper.table_session.learner import TableLearner
+from scorekeeper.table_session.session import Drawing
+from scorekeeper.table_session.teaching import TeachingError, TeachingStep
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.vision.detections import Detections
 

@@ -1,6 +1,6 @@
 """The camera side of the window: live view, taps, the camera banner and status.
 
-A view: the :class:`~scorekeeper.table.session.TableSession` decides when settled dice become a
+A view: the :class:`~scorekeeper.table_session.session.TableSession` decides when settled dice become a
 roll, what to ask and what to draw; the pane draws what it says and forwards taps to it.
 """
 
@@ -15,12 +15,12 @@ from PySide6.QtCore import QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from scorekeeper.pipeline.calibration import LAST_PROFILE, CalibrationError, CalibrationProfile, default_profile, load_profile
-from scorekeeper.pipeline.empty_table import EmptyTable
-from scorekeeper.pipeline.settling import SettleEvent
-from scorekeeper.pipeline.watch import WatchStep
-from scorekeeper.table.learner import TableLearner
-from scorekeeper.table.session import DiceOnTable, Drawing, TableSession
+from scorekeeper.camera.calibration import LAST_PROFILE, CalibrationError, CalibrationProfile, default_profile, load_profile
+from scorekeeper.camera.empty_table import EmptyTable
+from scorekeeper.camera.settling import SettleEvent
+from scorekeeper.camera.watch import WatchStep
+from scorekeeper.table_session.learner import TableLearner
+from scorekeeper.table_session.session import DiceOnTable, Drawing, TableSession
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.ui.controller import GameController
 from scorekeeper.vision.reader import OnnxDiceReader

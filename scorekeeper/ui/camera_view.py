@@ -8,7 +8,7 @@ from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QGridLayout, QPushButton, QSizePolicy, QWidget
 
-from scorekeeper.table.session import Drawing
+from scorekeeper.table_session.session import Drawing
 
 SCORING = QColor("#2ecc71")
 NOT_SCORING = QColor("#e67e22")

@@ -1,7 +1,7 @@
 """Table mode's view: the scoreboard filling the screen, the roll and the turn total large, the camera small.
 
-It draws what :func:`scorekeeper.table.table_mode.table_board` says at the sizes
-:func:`~scorekeeper.table.table_mode.table_layout` gives for the screen; the window hands it the
+It draws what :func:`scorekeeper.scoreboard.table_mode.table_board` says at the sizes
+:func:`~scorekeeper.scoreboard.table_mode.table_layout` gives for the screen; the window hands it the
 camera pane while table mode is on, so taps on the dice keep working, and typed keys still reach
 the turn's typing line (shown here as typed).
 """
@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
-from scorekeeper.table.table_mode import BOARD_WIDTH, TableBoard, TableLayout, table_board, table_layout
+from scorekeeper.scoreboard.table_mode import BOARD_WIDTH, TableBoard, TableLayout, table_board, table_layout
 from scorekeeper.ui.controller import GameController
 
 QWIDGETSIZE_MAX = 16777215

@@ -1,7 +1,7 @@
 """Capture, dice reading and settling off the GUI thread: a worker in a QThread that talks by signals.
 
 Opening a camera, loading the model and reading every frame all happen here, so the
-window never freezes. The worker runs the pipeline's :class:`~scorekeeper.pipeline.watch.Watcher`.
+window never freezes. The worker runs the pipeline's :class:`~scorekeeper.camera.watch.Watcher`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.empty_table import EmptyTable
-from scorekeeper.pipeline.settling import TableState
-from scorekeeper.pipeline.sources import CameraLost, DiceSource, FrameSource, SourceError, open_source
-from scorekeeper.pipeline.watch import ReaderUnavailable, WatchStep, Watcher
-from scorekeeper.pipeline.watch import default_reader as open_reader
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.empty_table import EmptyTable
+from scorekeeper.camera.settling import TableState
+from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, SourceError, open_source
+from scorekeeper.camera.watch import ReaderUnavailable, WatchStep, Watcher
+from scorekeeper.camera.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ READER_THREADS = 1
 
 def default_reader() -> DiceReader:
     """The project's ONNX dice reader on :data:`READER_THREADS` threads (raises
-    :class:`~scorekeeper.pipeline.watch.ReaderUnavailable` if the model is missing or damaged)."""
+    :class:`~scorekeeper.camera.watch.ReaderUnavailable` if the model is missing or damaged)."""
     return open_reader(threads=READER_THREADS)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.table.learner import LearnedSummary, TableLearner
-from scorekeeper.table.session import DiceOnTable
+from scorekeeper.table_session.learner import LearnedSummary, TableLearner
+from scorekeeper.table_session.session import DiceOnTable
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.table_head import MIN_JUDGED
 

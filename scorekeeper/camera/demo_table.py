@@ -29,7 +29,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.sources import BaseSource, Frame
+from scorekeeper.camera.sources import BaseSource, Frame
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render, touching_spot
 

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.game import Game
 from scorekeeper.rules import load_rules
-from scorekeeper.table.table_mode import table_board, table_layout
+from scorekeeper.scoreboard.table_mode import table_board, table_layout
 
 
 def test_the_board_says_whose_turn_the_roll_and_the_turn_total() -> None:

@@ -1,4 +1,4 @@
-"""Test helpers for the pipeline: films rendered to video files, and a reader that knows the answers.
+"""Test helpers for the camera's roll-taking: films rendered to video files, and a reader that knows the answers.
 
 The reader plays a real one's part: it returns the renderer's exact labels for each frame,
 spoiled the way a real reader spoils them (boxes jitter, dice missed now and then, a value
@@ -16,8 +16,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.demo import render_scene
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.demo_table import render_scene
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.render import Scene
 

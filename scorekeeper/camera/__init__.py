@@ -8,11 +8,11 @@ No Qt here. ``scorekeeper watch`` and the window's capture thread both run a :cl
             for event in step.events:   # SettleEvent: moving / settled (the roll) / cleared
                 ...
 
-The demo table (``open_source("demo")``, :mod:`scorekeeper.pipeline.demo`) renders dice rolls
+The demo table (``open_source("demo")``, :mod:`scorekeeper.camera.demo_table`) renders dice rolls
 on the fly, so all of it runs with no camera.
 """
 
-from scorekeeper.pipeline.calibration import (
+from scorekeeper.camera.calibration import (
     CalibrationError,
     CalibrationProfile,
     default_profile,
@@ -20,8 +20,8 @@ from scorekeeper.pipeline.calibration import (
     save_profile,
     split_by_area,
 )
-from scorekeeper.pipeline.settling import EventKind, SettleError, SettleEvent, SettleParams, Settler, TableState
-from scorekeeper.pipeline.sources import (
+from scorekeeper.camera.settling import EventKind, SettleError, SettleEvent, SettleParams, Settler, TableState
+from scorekeeper.camera.sources import (
     CameraLost,
     DiceSource,
     Frame,
@@ -35,7 +35,7 @@ from scorekeeper.pipeline.sources import (
     open_source,
     parse_source,
 )
-from scorekeeper.pipeline.watch import ReaderUnavailable, Watcher, WatchStep, default_reader
+from scorekeeper.camera.watch import ReaderUnavailable, Watcher, WatchStep, default_reader
 
 __all__ = [
     "CalibrationError",

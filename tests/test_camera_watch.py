@@ -2,7 +2,7 @@
 
 Each film is scripted with the demo's choreography, rendered with the project's renderer,
 written to an MJPG .avi and read back through ``video:PATH``; the reader is the test's stand-in
-that returns the renderer's labels spoiled like a real reader's reads (tests/pipeline_films.py).
+that returns the renderer's labels spoiled like a real reader's reads (tests/camera_films.py).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from pipeline_films import FakeCapture, FilmReader, write_video
+from camera_films import FakeCapture, FilmReader, write_video
 from scorekeeper.cli import build_parser
 from scorekeeper.cli import watch as watch_command
-from scorekeeper.pipeline.calibration import CalibrationProfile, save_profile
-from scorekeeper.pipeline.demo import Choreography, DemoTable
-from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams
-from scorekeeper.pipeline.sources import VideoSource, WebcamSource
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.calibration import CalibrationProfile, save_profile
+from scorekeeper.camera.demo_table import Choreography, DemoTable
+from scorekeeper.camera.settling import EventKind, SettleEvent, SettleParams
+from scorekeeper.camera.sources import VideoSource, WebcamSource
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from tests.unsure_reads import BETWEEN, MODEL_LINE, DoubtingReader
 

@@ -9,10 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline_films import FakeCapture
-from scorekeeper.pipeline.demo import Choreography, DemoTable
-from scorekeeper.pipeline.settling import SettleParams
-from scorekeeper.pipeline.sources import (
+from camera_films import FakeCapture
+from scorekeeper.camera.demo_table import Choreography, DemoTable
+from scorekeeper.camera.settling import SettleParams
+from scorekeeper.camera.sources import (
     CameraLost,
     ImageFolderSource,
     SourceError,
@@ -22,7 +22,7 @@ from scorekeeper.pipeline.sources import (
     WebcamSource,
     open_source,
 )
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.render import faces_overlap, top_face
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from scorekeeper.pipeline.settling import EventKind, SettleError, SettleParams, Settler, TableState, one_box_per_die
+from scorekeeper.camera.settling import EventKind, SettleError, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
 from tests.unsure_reads import BETWEEN, MODEL_LINE, model_reads
 
@@ -260,7 +260,7 @@ def test_parameters_just_out_of_range_are_refused_quoting_the_value(kwargs: dict
 
 
 def test_a_dies_size_is_its_boxs_longer_side() -> None:
-    from scorekeeper.pipeline.settling import _sizes
+    from scorekeeper.camera.settling import _sizes
 
     # wherever it lies in the frame (the overlap settling matches dice by is the reader's box_iou,
     # worked by hand in test_vision_processing.py)

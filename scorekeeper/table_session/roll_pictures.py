@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder, read_photo
-from scorekeeper.pipeline.calibration import WHOLE_FRAME
+from scorekeeper.camera.calibration import WHOLE_FRAME
 from scorekeeper.safe_output import sync_folder, write_atomically
 
 Box = tuple[float, float, float, float]

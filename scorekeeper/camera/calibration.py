@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.settling import SETTLE_FRAMES
+from scorekeeper.camera.settling import SETTLE_FRAMES
 from scorekeeper.safe_input import parse_json, parse_toml, read_text, shorten
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.detections import Detections

@@ -29,11 +29,11 @@ from numpy.typing import NDArray
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
 from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
-from scorekeeper.pipeline.calibration import WHOLE_FRAME
-from scorekeeper.pipeline.settling import EventKind, SettleEvent
+from scorekeeper.camera.calibration import WHOLE_FRAME
+from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
-from scorekeeper.table.pictures import TapPictures
-from scorekeeper.table.roll_pictures import draw_roll, encode_jpeg, write_photo
+from scorekeeper.table_session.tap_pictures import TapPictures
+from scorekeeper.table_session.roll_pictures import draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.corrections import Box
 from scorekeeper.vision.detections import Detections
 

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.calibration import CalibrationProfile
-from scorekeeper.pipeline.demo import Choreography
-from scorekeeper.pipeline.settling import EventKind, SettleParams
-from scorekeeper.pipeline.sources import VideoSource
-from scorekeeper.pipeline.watch import Watcher, default_reader
+from scorekeeper.camera.calibration import CalibrationProfile
+from scorekeeper.camera.demo_table import Choreography
+from scorekeeper.camera.settling import EventKind, SettleParams
+from scorekeeper.camera.sources import VideoSource
+from scorekeeper.camera.watch import Watcher, default_reader
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.render import TableLook
 from conftest import shared_data_folder
-from tests.pipeline_films import FilmReader, write_video
+from tests.camera_films import FilmReader, write_video
 from tests.settle_clips import ClipSource, TruthReader, photo_table_clip
 
 LOGO = np.array([[282, 30, 306, 54]], np.float32)

@@ -1,6 +1,6 @@
 """A whole game played from a camera or a recording, with no window: ``scorekeeper watch --game``.
 
-The watch loop's steps go into the same :class:`~scorekeeper.table.session.TableSession` the
+The watch loop's steps go into the same :class:`~scorekeeper.table_session.session.TableSession` the
 window runs; each roll it takes is scored, and the choices between rolls (which dice to keep,
 bank or roll on) are made by a :class:`Chooser`: the coach's best play, or a decisions file.
 A roll that farkles is a Farkle, a die read unsure is taken as read, and a roll with dice not
@@ -18,11 +18,11 @@ from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
 from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase
 from scorekeeper.game.controller import GameController
-from scorekeeper.pipeline.sources import DiceSource
-from scorekeeper.pipeline.watch import Watcher
+from scorekeeper.camera.sources import DiceSource
+from scorekeeper.camera.watch import Watcher
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.safe_input import quote, read_text
-from scorekeeper.table.session import DiceOnTable, TableSession
+from scorekeeper.table_session.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
 BANK = "b"

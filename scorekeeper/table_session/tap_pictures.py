@@ -22,7 +22,7 @@ from scorekeeper.vision.corrections import Box, CorrectionsError, save_correctio
 
 if TYPE_CHECKING:
     from scorekeeper.game.journal import Journal
-    from scorekeeper.table.session import DiceOnTable
+    from scorekeeper.table_session.session import DiceOnTable
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,8 @@
 prints the events; the window's worker thread iterates it and emits signals. Either may call
 :meth:`Watcher.stop` from another thread; the loop ends after the frame in hand.
 
->>> from scorekeeper.pipeline.demo import DemoTable
->>> from scorekeeper.pipeline.settling import EventKind
+>>> from scorekeeper.camera.demo_table import DemoTable
+>>> from scorekeeper.camera.settling import EventKind
 >>> class Truth:  # a reader that knows the answers (the demo table's labels)
 ...     def read(self, frame, dice=None): return watcher.latest_frame.truth
 >>> with DemoTable(320, 240, seed=2, realtime=False) as table:
@@ -28,10 +28,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.pipeline.calibration import CalibrationProfile, split_by_area
-from scorekeeper.pipeline.empty_table import EmptyTable
-from scorekeeper.pipeline.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
-from scorekeeper.pipeline.sources import Frame, FrameSource
+from scorekeeper.camera.calibration import CalibrationProfile, split_by_area
+from scorekeeper.camera.empty_table import EmptyTable
+from scorekeeper.camera.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
+from scorekeeper.camera.sources import Frame, FrameSource
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.detections import Detections, DiceReader
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorekeeper.pipeline.calibration import (
+from scorekeeper.camera.calibration import (
     DEFAULT_PROFILE_PATH,
     CalibrationError,
     CalibrationProfile,

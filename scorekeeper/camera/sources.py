@@ -10,7 +10,7 @@ managers; close what you open.
 >>> SourceSpec.from_str("camera")
 Traceback (most recent call last):
 ...
-scorekeeper.pipeline.sources.SourceError: unknown source 'camera': use webcam:N, video:PATH, images:DIR or demo
+scorekeeper.camera.sources.SourceError: unknown source 'camera': use webcam:N, video:PATH, images:DIR or demo
 """
 
 from __future__ import annotations
@@ -410,7 +410,7 @@ def open_source(
     if spec.kind is SourceKind.IMAGES:
         return ImageFolderSource(spec.argument, hold=hold, realtime=bool(realtime))
     # Imported on demand: the renderer is only needed for the demo table.
-    from scorekeeper.pipeline.demo import DemoTable
+    from scorekeeper.camera.demo_table import DemoTable
 
     return DemoTable(
         width=resolution[0],

@@ -1,0 +1,2 @@
+"""What the scoreboards show, with no Qt: :mod:`~scorekeeper.scoreboard.table_mode` says what
+table mode's full-screen board holds and how big each part is drawn; the window draws it."""
