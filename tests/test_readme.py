@@ -85,3 +85,23 @@ def test_the_program_imports_only_the_essential_qt_modules() -> None:
         for module in re.findall(r"PySide6\.(Qt\w+)", path.read_text(encoding="utf-8"))
     }
     assert imported and imported <= essential, f"{sorted(imported - essential)} would need PySide6-Addons at run time"
+
+
+def package_folders() -> set[str]:
+    """The program's packages: each folder of scorekeeper/ that holds an ``__init__.py``."""
+    return {path.parent.name for path in (ROOT / "scorekeeper").glob("*/__init__.py")}
+
+
+def test_the_layout_table_names_every_package_folder_and_no_other() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## Layout\n") :]
+    named_folders = set(re.findall(r"^\| `scorekeeper/(\w+)/` \|", section, flags=re.MULTILINE))
+    assert len(package_folders()) >= 15
+    assert named_folders == package_folders()
+
+
+def test_the_top_docstring_names_every_package() -> None:
+    import scorekeeper
+
+    named_packages = set(re.findall(r"``(\w+)``", scorekeeper.__doc__ or ""))
+    assert package_folders() <= named_packages, sorted(package_folders() - named_packages)
