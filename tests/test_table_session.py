@@ -3,16 +3,19 @@ drawn, and the dice the game expects."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.game import DiceRolled, DieCorrected, Game, Kept
+import scorekeeper
+from scorekeeper.game import Banked, DiceRolled, DieCorrected, Farkled, Game, Kept
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table_session import TableSession
-from scorekeeper.vision.corrections import load_corrections
+from scorekeeper.table_session.tap_pictures import pictures_named
+from scorekeeper.vision.corrections import load_corrections, withdrawn_states
 from scorekeeper.vision.detections import Detections
 
 FRAME = np.full((240, 320, 3), 90, np.uint8)
@@ -238,3 +241,79 @@ def test_a_tap_the_game_refuses_teaches_the_reader_nothing(tmp_path: Path) -> No
     # a tap the game takes still teaches it
     table.session.correct(taken, taken.values.index(3), 2)
     assert [(c.was, c.value) for c in load_corrections(tmp_path).corrections] == [(3, 2)]
+
+
+def assert_index_follows(folder: Path, game: Game | None) -> None:
+    """The corrections folder's index withdraws exactly the pictures ``game``'s steps in force do not name."""
+    assert game is not None
+    states = withdrawn_states(folder)
+    counted = pictures_named(game.actions)
+    assert states == {name: name not in counted for name in states}
+
+
+def test_the_pictures_that_count_follow_the_steps_in_force_through_undo_redo_a_resume_and_a_history_edit(tmp_path: Path) -> None:
+    folder, home = tmp_path / "corrections", tmp_path / "home"
+    controller = GameController(home)
+    session = TableSession(controller, folder)
+    controller.on_changed.append(session.game_changed)
+    assert controller.start(load_rules("retail"), ["Ann", "Bob"])
+    roll = dice("2 3 4 4 6 6", [0.95, 0.2, 0.95, 0.95, 0.95, 0.95])
+    session.saw(roll, Detections.empty())
+    session.table_event(event(EventKind.SETTLED, roll), FRAME)
+    assert session.pending is not None
+    session.correct(session.pending, 1, 5)
+    taken = session.taken
+    assert taken is not None
+    session.correct(taken, taken.values.index(4), 6)
+    assert controller.state is not None and controller.state.turn is not None
+    assert controller.state.turn.roll == Dice.from_str("2 4 5 6 6 6") and len(withdrawn_states(folder)) == 2
+    assert_index_follows(folder, controller.game)
+
+    for step, drawn in (("undo", [2, 4, 4, 5, 6, 6]), ("undo", [2, 3, 4, 4, 6, 6]), ("redo", [2, 4, 4, 5, 6, 6])):
+        assert controller.act(lambda game: getattr(game, step)())
+        assert_index_follows(folder, controller.game)
+        assert sorted(taken.values) == drawn, f"the dice drawn after the {step}"
+    assert [(c.was, c.value) for c in load_corrections(folder).corrections] == [(3, 5)]
+    assert controller.journal is not None
+    journal = controller.journal.path
+    controller.close()
+
+    # a fresh session on the resumed journal: the tap still undone stays withdrawn, and follows a redo
+    again = GameController(home)
+    fresh = TableSession(again, folder)
+    again.on_changed.append(fresh.game_changed)
+    assert again.resume(journal) is None
+    assert_index_follows(folder, again.game)
+    assert again.act(lambda game: game.redo())
+    assert_index_follows(folder, again.game)
+    assert [(c.was, c.value) for c in load_corrections(folder).corrections] == [(3, 5), (4, 6)]
+
+    # a history edit that deletes both taps: neither counts any more
+    assert again.take(Kept(Dice.from_str("5"))) and again.take(Banked())
+    assert again.edit_turn(0, [DiceRolled(Dice.from_str("2 3 4 4 6 6")), Farkled()])
+    assert_index_follows(folder, again.game)
+    assert load_corrections(folder).corrections == ()
+    again.close()
+
+
+def test_no_module_follows_the_game_by_object_identity() -> None:
+    """Which pictures count and which taps are drawn follow from the game's steps in force, never
+    from weak references or sets and maps of ``id()``."""
+    found: list[str] = []
+    for path in sorted(Path(scorekeeper.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, (ast.Import, ast.ImportFrom)) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.append(node.module)
+            if any(name.split(".")[0] == "weakref" for name in names):
+                found.append(f"{path.name}: {ast.unparse(node)}")
+            keys: list[ast.expr] = []
+            if isinstance(node, (ast.SetComp, ast.ListComp, ast.GeneratorExp)):
+                keys = [node.elt]
+            elif isinstance(node, ast.DictComp):
+                keys = [node.key]
+            elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+                keys = [node.left]
+            if any(isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id == "id" for key in keys):
+                found.append(f"{path.name}: {ast.unparse(node)}")
+    assert found == []

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.game import DiceRolled, DieCorrected, GameState, Phase
+from scorekeeper.game import Action, DiceRolled, DieCorrected, GameState, Phase
 from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.calibration import WHOLE_FRAME
@@ -71,6 +71,31 @@ def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[
     return mask
 
 
+def roll_corrections(actions: Sequence[Action]) -> list[DieCorrected]:
+    """The corrections in force of the latest roll among ``actions`` (a game's steps in force), in order.
+
+    >>> roll_corrections([DiceRolled(Dice.from_str("2 3")), DieCorrected(3, 5), DiceRolled(Dice.from_str("2 4")), DieCorrected(4, 6)])
+    [DieCorrected(was=4, now=6, picture=None, photo=None)]
+    """
+    corrections: list[DieCorrected] = []
+    for action in reversed(actions):
+        if isinstance(action, DiceRolled):
+            break
+        if isinstance(action, DieCorrected):
+            corrections.append(action)
+    return corrections[::-1]
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A tap the game took as a correction of the roll taken."""
+
+    box: Box
+    """The tapped die's box, frame pixels."""
+    step: DieCorrected
+    """The correction step the tap became."""
+
+
 @dataclass
 class DiceOnTable:
     """Dice the session tracks between taps: a roll waiting for confirmations, or the roll taken."""
@@ -90,6 +115,11 @@ class DiceOnTable:
     corrections: list[tuple[int | None, int | None, Box, Path | None]] = field(default_factory=list)
     """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
     training); each becomes a game event with it."""
+    taps: list[Tap] = field(default_factory=list)
+    """The taps the game took as corrections of this roll, in the order taken; those undone since
+    stay for a redo until a new tap replaces them."""
+    drawn: int = 0
+    """How many of ``taps`` (the first ones) :attr:`boxes` and :attr:`values` show."""
 
     @classmethod
     def from_detections(cls, dice: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8]) -> DiceOnTable:
@@ -121,9 +151,25 @@ class DiceOnTable:
 
     def after(self, box: Box, face: int | None) -> DiceOnTable:
         """A copy of these dice with the die at ``box`` showing ``face`` (see :meth:`set_die`)."""
-        copy = replace(self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), corrections=[])
+        copy = replace(self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), corrections=[], taps=[], drawn=0)
         copy.set_die(box, face)
         return copy
+
+    def follow(self, corrections: Sequence[DieCorrected]) -> None:
+        """Show the taps whose steps the roll's ``corrections`` in force begin with (see
+        :func:`roll_corrections`): a tap undone in the game shows its die as before it again, and
+        one done again shows the tapped face."""
+        standing = 0
+        while standing < min(len(self.taps), len(corrections)) and self.taps[standing].step == corrections[standing]:
+            standing += 1
+        while self.drawn > standing:
+            self.drawn -= 1
+            undone = self.taps[self.drawn]
+            self.set_die(undone.box, undone.step.was)
+        while self.drawn < standing:
+            redone = self.taps[self.drawn]
+            self.set_die(redone.box, redone.step.now)
+            self.drawn += 1
 
     @property
     def tapped_away(self) -> list[Box]:
@@ -206,7 +252,6 @@ class TableSession:
         """What to ask the players now ("" for nothing)."""
         self._prompt_at: tuple[object, ...] | None = None
         self._expect_key: tuple[object, ...] | None = None
-        self._tapping = False
         self.live = Detections.empty()
         """The dice the camera finds in the rolling area now."""
         self.aside = Detections.empty()
@@ -245,9 +290,8 @@ class TableSession:
     def game_changed(self) -> None:
         """The game moved on (a step, an undo, a new or resumed game): follow it."""
         state = self.state
-        for dice, box, face in self.pictures.square(self.play.game, self.play.journal):
-            if dice is self.taken:
-                dice.set_die(box, face)
+        game = self.play.game
+        self.pictures.follow(game, self.play.journal)
         if self.pending is not None and (state is None or state.phase is not Phase.TO_ROLL):
             self.pending = None
         if self.taken is not None and (state is None or state.phase is not Phase.TO_KEEP):
@@ -255,7 +299,8 @@ class TableSession:
                 self.on_confirmed(self.taken)
             self.taken = None
         turn = state.turn if state is not None else None
-        if self.taken is not None and not self._tapping and turn is not None and turn.roll is not None:
+        if self.taken is not None and game is not None and turn is not None and turn.roll is not None:
+            self.taken.follow(roll_corrections(game.actions))
             if sorted(self.taken.values) != list(turn.roll.values):
                 self.taken = None
         if self.prompt and self._prompt_at != self._position() and self.pending is None:
@@ -390,7 +435,8 @@ class TableSession:
                 for refused in dice.corrections[number:]:
                     self.pictures.refused(refused[3])
                 break
-            self.pictures.follow(self.play.game, step, dice, box)
+            dice.taps.append(Tap(box, step))
+            dice.drawn += 1
         dice.corrections.clear()
         dice.unsure = [False] * len(dice.values)
         state = self.state
@@ -440,13 +486,13 @@ class TableSession:
             if face != was:
                 dice.corrections.append((was, face, box, self.pictures.keep(dice.frame, box, was, face)))
             dice.unsure[index] = False
+            dice.set_die(box, face)
         elif face == was:
             said = tap_text(was, face)
             self.ask(f"{said[0].upper()}{said[1:]}: nothing changed.")
             return
         elif not self._tap(dice, box, was, face):
             return
-        dice.set_die(box, face)
         self._after_tap(dice, tap_text(was, face))
 
     def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int) -> None:
@@ -456,24 +502,23 @@ class TableSession:
         box = (x - half, y - half, x + half, y + half)
         if dice is self.pending:
             dice.corrections.append((None, face, box, self.pictures.keep(dice.frame, box, None, face)))
+            dice.set_die(box, face)
         elif not self._tap(dice, box, None, face):
             return
-        dice.set_die(box, face)
         self._after_tap(dice, tap_text(None, face))
 
     def _tap(self, dice: DiceOnTable, box: Box, was: int | None, face: int | None) -> bool:
-        """Correct the roll taken; the dice drawn follow once the game has the correction."""
+        """Correct the roll taken: the tap replaces the taps undone since (they stay for a redo if
+        the game refuses it), and the dice drawn follow once the game has the correction."""
         picture = self.pictures.keep(dice.frame, box, was, face)
         step = DieCorrected(was, face, picture.name if picture is not None else None, self.photo(dice.after(box, face)))
-        self._tapping = True
-        try:
-            if not self.play.take(step):
-                self.pictures.refused(picture)
-                return False
-        finally:
-            self._tapping = False
-        self.pictures.follow(self.play.game, step, dice, box)
-        return True
+        undone = dice.taps[dice.drawn :]
+        dice.taps[dice.drawn :] = [Tap(box, step)]
+        if self.play.take(step):
+            return True
+        dice.taps[dice.drawn :] = undone
+        self.pictures.refused(picture)
+        return False
 
     def _after_tap(self, dice: DiceOnTable, done: str) -> None:
         """Follow a tap that did ``done`` (see :func:`tap_text`): a roll waiting for taps is taken

@@ -3,8 +3,10 @@
 Each tap correction in the window adds a PNG of the die (with a margin) to the corrections folder and one
 line to its ``corrections.jsonl``: the file, the value read, the value it really is
 (null: not a die), the box in the frame and the frame's size. When the game takes a correction back
-(undo), a line ``{"withdrawn": FILE}`` follows; a redo adds ``{"restored": FILE}``. The file only
-grows, so a crash never costs what was kept before. ``scorekeeper train`` reads them back with
+(undo), a line ``{"withdrawn": FILE}`` follows; a redo adds ``{"restored": FILE}``: these lines follow
+the game's steps in force (:mod:`scorekeeper.table_session.tap_pictures` writes them), and
+``withdrawn_states`` reads back what they say now. The file only grows, so a crash never costs
+what was kept before. ``scorekeeper train`` reads them back with
 ``load_corrections``: the pip reader then learns the dice of the players' own table.
 """
 
