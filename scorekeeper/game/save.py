@@ -15,7 +15,8 @@ from typing import Any
 from scorekeeper.game.events import Event, event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
-from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
+from scorekeeper.game.journal import JournalDamage, no_game_error, read_journal
+from scorekeeper.game.journal_error import JournalError
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
 from scorekeeper.safe_output import write_atomically
