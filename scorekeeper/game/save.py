@@ -1,9 +1,13 @@
-"""Saving and loading games as versioned JSON.
+"""Saving and loading games as versioned JSON, and telling a saved game from a journal.
 
 A save is written whole or not at all (:func:`~scorekeeper.safe_output.write_atomically`),
 so a crash never leaves half a file. Loading reads the whole file,
 checks it, and replays the log; any problem raises :class:`SaveFileError`
 naming the file and leaves it untouched.
+
+:func:`game_file_kind` tells a saved game from a window's journal by the format its first
+4 KB name, so a save never writes over a journal; :func:`load_events` reads the log of
+either, for the readers that take both (export, serve, the fairness statistics).
 """
 
 from __future__ import annotations
