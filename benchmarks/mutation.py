@@ -45,7 +45,7 @@ TARGETS = {
     "game": (
         ["scorekeeper/game/*.py"],
         ["tests/test_game.py", "tests/test_game_edges.py", "tests/test_journal.py", "tests/test_journal_kept_aside.py",
-         "tests/test_journal_messages.py", "tests/test_journal_resume_list.py", "tests/test_turn_edit_refusals.py",
+         "tests/test_journal_messages.py", "tests/test_games_folder.py", "tests/test_turn_edit_refusals.py",
          "tests/test_event_format.py", "tests/test_saved_games_and_resume_offer.py"],
         ["tests/test_game_properties.py"],
     ),

@@ -10,7 +10,8 @@ import numpy as np
 
 from scorekeeper.game import Event, Game
 from scorekeeper.game.controller import GameController
-from scorekeeper.game.journal import Journal, new_journal_path
+from scorekeeper.game.games_folder import new_journal_path
+from scorekeeper.game.journal import Journal
 from scorekeeper.game.photos import photo_file
 from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import load_rules, score_roll

@@ -42,15 +42,9 @@ from journal_player import PLAYERS, take_next_step  # noqa: E402
 from scorekeeper.cli import main  # noqa: E402
 from scorekeeper.cli.play import Session, prompt  # noqa: E402
 from scorekeeper.game import DiceRolled, Game, event_to_dict, load_game  # noqa: E402
-from scorekeeper.game.journal import (  # noqa: E402
-    STALE_SECONDS,
-    Journal,
-    JournalError,
-    had_a_roll,
-    open_journal,
-    read_journal,
-    unfinished_games,
-)
+from scorekeeper.game.games_folder import STALE_SECONDS, had_a_roll, unfinished_games  # noqa: E402
+from scorekeeper.game.journal import Journal, open_journal, read_journal  # noqa: E402
+from scorekeeper.game.journal_error import JournalError  # noqa: E402
 from scorekeeper.game.photos import PHOTO_SUFFIX, PhotoStatus, photos_folder, roll_photo, tidy_photo_folders  # noqa: E402
 from scorekeeper.rules import load_rules  # noqa: E402
 from scorekeeper.serve import ScoreServer, board_of  # noqa: E402

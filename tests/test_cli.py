@@ -13,7 +13,8 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.game import load_game
-from scorekeeper.game.journal import default_home, read_journal
+from scorekeeper.game.games_folder import default_home
+from scorekeeper.game.journal import read_journal
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:

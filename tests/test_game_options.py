@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game.journal import default_home
+from scorekeeper.game.games_folder import default_home
 
 ROOT = Path(__file__).resolve().parent.parent
 REFUSED = "target 5,000"

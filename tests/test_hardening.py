@@ -21,7 +21,9 @@ import pytest
 from scorekeeper.cli import main
 from tests.test_cli import run_cli
 from scorekeeper.game import Game, SaveFileError, load_game, save_game
-from scorekeeper.game.journal import FORMAT, Journal, JournalError, open_journal, read_journal, unfinished_games
+from scorekeeper.game.games_folder import unfinished_games
+from scorekeeper.game.journal import FORMAT, Journal, open_journal, read_journal
+from scorekeeper.game.journal_error import JournalError
 from scorekeeper.rules import IllegalAction, RuleFileError, load_rules
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,15 +11,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.game import DieCorrected, Game, event_to_dict
-from scorekeeper.game.journal import (
-    Journal,
-    JournalError,
-    open_journal,
-    read_journal,
-    unfinished_games,
-    games_folder,
-    new_journal_path,
-)
+from scorekeeper.game.games_folder import games_folder, new_journal_path, unfinished_games
+from scorekeeper.game.journal import Journal, open_journal, read_journal
+from scorekeeper.game.journal_error import JournalError
 from scorekeeper.rules import FarkleError, load_rules
 
 

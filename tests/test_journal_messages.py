@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-import scorekeeper.game.journal as journal_module
 from scorekeeper.game import Game
-from scorekeeper.game.journal import Journal, JournalDamage, JournalError, open_journal, read_journal
+from scorekeeper.game.journal import Journal, JournalDamage, open_journal, read_journal
+from scorekeeper.game.journal_error import JournalError
+from scorekeeper.game.lock import lock_path
 from scorekeeper.rules import load_rules
 
 HEADER = '{"format":"scorekeeper-journal","version":1}\n'
@@ -161,7 +162,7 @@ def test_a_recovery_the_disk_refuses_leaves_the_damaged_journal_and_no_half_made
 
     def refuse_new_files(file: str | Path, flags: int, *args: Any) -> int:
         """The disk makes no new file, the game's lock file aside (which a recovery does not write)."""
-        if flags & os.O_CREAT and not os.path.exists(file) and Path(file) != journal_module.lock_path(path):
+        if flags & os.O_CREAT and not os.path.exists(file) and Path(file) != lock_path(path):
             refuse()
         return real_open(file, flags, *args)
 

@@ -16,7 +16,9 @@ from scorekeeper.cli import main
 from scorekeeper.cli.serve import game_to_follow
 from scorekeeper.game import Game
 from scorekeeper.game.controller import GameController
-from scorekeeper.game.journal import GameOpenElsewhere, Journal, games_folder, lock_path, open_journal, read_journal
+from scorekeeper.game.games_folder import games_folder
+from scorekeeper.game.journal import Journal, open_journal, read_journal
+from scorekeeper.game.lock import GameOpenElsewhere, lock_path
 from scorekeeper.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +157,7 @@ def test_the_resume_offer_says_which_game_is_open_elsewhere(tmp_path: Path) -> N
 def test_tidying_removes_an_empty_journal_with_its_stale_lock_but_never_one_held(tmp_path: Path) -> None:
     import time
 
-    from scorekeeper.game.journal import STALE_SECONDS, unfinished_games
+    from scorekeeper.game.games_folder import STALE_SECONDS, unfinished_games
 
     folder = games_folder(tmp_path)
     killed = Journal.create(folder / "killed.jsonl")

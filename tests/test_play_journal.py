@@ -15,7 +15,8 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.game.controller import GameController
-from scorekeeper.game.journal import default_home, games_folder, read_journal
+from scorekeeper.game.games_folder import default_home, games_folder
+from scorekeeper.game.journal import read_journal
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import load_rules
 

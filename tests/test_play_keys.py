@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game.journal import default_home, games_folder, read_journal
+from scorekeeper.game.games_folder import default_home, games_folder
+from scorekeeper.game.journal import read_journal
 
 
 def play(capsys: pytest.CaptureFixture[str], stdin: str) -> str:

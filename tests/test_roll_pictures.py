@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from scorekeeper.game import DiceRolled, DieCorrected, EventFormatError, Game, event_from_dict, event_to_dict
-from scorekeeper.game.journal import STALE_SECONDS, Journal, games_folder, new_journal_path, open_journal, read_journal
+from scorekeeper.game.games_folder import STALE_SECONDS, games_folder, new_journal_path
+from scorekeeper.game.journal import Journal, open_journal, read_journal
 from scorekeeper.game.photos import (
     PhotoStatus,
     delete_game,
@@ -170,7 +171,7 @@ def test_missing_and_damaged_pictures_are_told_apart(tmp_path: Path) -> None:
 
 def test_each_turn_lists_its_rolls_pictures_and_a_history_edit_keeps_a_roll_left_as_it_was() -> None:
     from scorekeeper.game import Banked, Kept
-    from scorekeeper.game.journal import with_turn_replaced
+    from scorekeeper.game.history_edits import with_turn_replaced
     from scorekeeper.ui.history import carry_pictures
 
     a, b = "a" * 64, "b" * 64

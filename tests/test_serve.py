@@ -21,7 +21,9 @@ import pytest
 from scorekeeper.cli import main
 from scorekeeper.cli.serve import game_to_follow
 from scorekeeper.game import Banked, DiceRolled, Game, Kept, save_game
-from scorekeeper.game.journal import Journal, new_journal_path, with_turn_replaced
+from scorekeeper.game.games_folder import new_journal_path
+from scorekeeper.game.history_edits import with_turn_replaced
+from scorekeeper.game.journal import Journal
 from scorekeeper.game.photos import photo_file, photos_folder
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.serve import BackgroundServer, GameFollower, ScoreServer, ServeError, board_of, page_html

@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 
 from scorekeeper.game import DiceRolled, Game
-from scorekeeper.game.journal import STALE_SECONDS, Journal, games_folder
+from scorekeeper.game.games_folder import STALE_SECONDS, games_folder
+from scorekeeper.game.journal import Journal
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import Dice, load_rules
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.game import Banked, DiceRolled, Game, Kept
-from scorekeeper.game.journal import with_turn_replaced
+from scorekeeper.game.history_edits import with_turn_replaced
 from scorekeeper.rules import Dice, FarkleError, GameOver, load_rules
 
 

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import Game
-from scorekeeper.game.journal import Journal, new_journal_path, unfinished_games
+from scorekeeper.game.games_folder import new_journal_path, unfinished_games
+from scorekeeper.game.journal import Journal
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions

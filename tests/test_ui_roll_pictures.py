@@ -10,7 +10,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DiceRolled, Game
-from scorekeeper.game.journal import Journal, new_journal_path, read_journal
+from scorekeeper.game.games_folder import new_journal_path
+from scorekeeper.game.journal import Journal, read_journal
 from scorekeeper.game.photos import last_roll_photo, photos_folder
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.settings import FILE as SETTINGS_FILE

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DiceRolled, Farkled, Game, Kept
-from scorekeeper.game.journal import Journal, new_journal_path, read_journal
+from scorekeeper.game.games_folder import new_journal_path
+from scorekeeper.game.journal import Journal, read_journal
 from scorekeeper.camera.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table_session import scoring_mask

@@ -12,7 +12,8 @@ import pytest
 
 from scorekeeper.cli.serve import game_to_follow
 from scorekeeper.game.controller import GameController
-from scorekeeper.game.journal import games_folder, read_journal, unfinished_games
+from scorekeeper.game.games_folder import games_folder, unfinished_games
+from scorekeeper.game.journal import read_journal
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import load_rules
 from scorekeeper.serve import ServeError

@@ -19,15 +19,9 @@ from scorekeeper.cli.options import add_rules_options, game_from_args, game_opti
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
 from scorekeeper.game.commands import STEPS, Correction, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap
-from scorekeeper.game.journal import (
-    GameLock,
-    Journal,
-    default_home,
-    new_journal_path,
-    open_journal,
-    read_journal,
-    unfinished_games,
-)
+from scorekeeper.game.games_folder import default_home, new_journal_path, unfinished_games
+from scorekeeper.game.journal import Journal, open_journal, read_journal
+from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
 from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable

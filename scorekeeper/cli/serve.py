@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.game.journal import default_home, games_folder, unfinished_games
+from scorekeeper.game.games_folder import default_home, games_folder, unfinished_games
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.serve import LOOPBACK, Reach, ScoreServer, ServeError, network_address, reach_said
 from scorekeeper.serve.address import reach_of

@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from scorekeeper.game.journal import default_home
+    from scorekeeper.game.games_folder import default_home
     from scorekeeper.camera.calibration import LAST_PROFILE
     from scorekeeper.vision.reader import ModelError, OnnxDiceReader
     from scorekeeper.vision.table_head import MIN_JUDGED

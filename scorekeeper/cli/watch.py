@@ -22,7 +22,7 @@ from scorekeeper.cli.export import sheet_format
 from scorekeeper.export import write_sheet
 from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
-from scorekeeper.game.journal import default_home
+from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, GameKind
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader

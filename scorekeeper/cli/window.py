@@ -59,7 +59,8 @@ def check_display() -> None:
 def check_resumable(path: Path) -> None:
     """Say before the window opens when ``path`` holds no game to go on with (a damaged end is
     fine: the window recovers the game before it), or when the game is open in another process."""
-    from scorekeeper.game.journal import check_not_open_elsewhere, no_game_error, read_journal
+    from scorekeeper.game.journal import no_game_error, read_journal
+    from scorekeeper.game.lock import check_not_open_elsewhere
 
     contents = read_journal(path)
     if not contents.events:

@@ -23,7 +23,9 @@ from pathlib import Path
 from scorekeeper.game.describe import describe_step, describe_turn, game_over
 from scorekeeper.game.events import Action, Event, Redone, Undone
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import Journal, JournalDamage, new_journal_path, open_journal, with_turn_replaced
+from scorekeeper.game.games_folder import new_journal_path
+from scorekeeper.game.history_edits import with_turn_replaced
+from scorekeeper.game.journal import Journal, JournalDamage, open_journal
 from scorekeeper.game.state import GameState
 from scorekeeper.rules import FarkleError, RuleSet
 

@@ -1,4 +1,4 @@
-"""The journal: every event of a game on disk before the screen shows it.
+"""The journal: every event of a game on disk before the screen shows it; its file format and its crash recovery.
 
 A journal is a text file of JSON lines, only ever appended to. Its first line
 names the format; every other line is a game event (as
@@ -14,9 +14,9 @@ records of the journal's own:
 line, flushes and syncs it, and only then lets the game take the event, so a
 crash, a closed lid or a killed process loses nothing that was shown.
 
-A game has one writer: :class:`GameLock` holds ``GAME.jsonl.lock`` (an ``flock`` on it, which
-the system lets go of when the process ends, however it ends) for as long as a journal is open
-for writing. Readers (the phones' scoreboard, the exports) take no lock.
+A game has one writer: an open :class:`Journal` holds the game's
+:class:`~scorekeeper.game.lock.GameLock` for as long as it is open for writing. Readers (the
+phones' scoreboard, the exports) take no lock.
 
 Reading stops at the first line that cannot be taken (cut off mid-write, not
 JSON, not an event, or an event the game refuses) and says which line that is;
@@ -39,31 +39,20 @@ file under a new name and goes on in a fresh copy of what was kept.
 
 from __future__ import annotations
 
-import fcntl
 import glob
 import json
 import os
-import stat
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.game.events import (
-    Action,
-    Event,
-    EventFormatError,
-    GameStarted,
-    PlayerAdded,
-    StepsInForce,
-    event_from_dict,
-    event_to_dict,
-)
+from scorekeeper.game.events import Event, EventFormatError, GameStarted, event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
-from scorekeeper.game.state import apply, start
-from scorekeeper.rules import FarkleError, IllegalAction
+from scorekeeper.game.journal_error import JournalError
+from scorekeeper.game.lock import GameLock
+from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
 from scorekeeper.safe_output import sync_folder, write_atomically
 
@@ -72,17 +61,8 @@ VERSION = 1
 """The journal format this program writes, and the newest it reads."""
 SUFFIX = ".jsonl"
 """File name ending of journals in the games folder."""
-STALE_SECONDS = 60.0
-"""How long a journal may hold no game before start-up removes it: a window writes the game's
-first event right after creating the journal, so one that stays empty was left by a kill."""
 REBUILT = "rebuilt"
 SHELVED = "shelved"
-LOCK_SUFFIX = ".lock"
-"""Ending added to a game file's name for its lock (``GAME.jsonl.lock``)."""
-
-
-class JournalError(FarkleError):
-    """A journal that cannot be written or read; what is on disk is left as it was."""
 
 
 @dataclass(frozen=True)
@@ -157,142 +137,6 @@ class JournalContents:
     def game(self) -> Game:
         """The game these events make."""
         return Game.from_events(self.events)
-
-
-@dataclass(frozen=True)
-class LockHolder:
-    """The process that holds (or last held) a game's lock, as its lock file says."""
-
-    pid: int
-    """The process's id (0 when the lock file does not say)."""
-    since: str
-    """When it took the lock, ISO 8601 ("" when the file does not say)."""
-
-    def __str__(self) -> str:
-        if not self.pid:
-            return "another process"
-        try:
-            when = f" since {datetime.fromisoformat(self.since):%H:%M}"
-        except ValueError:
-            when = ""
-        return f"process {self.pid}{when}"
-
-
-UNKNOWN_HOLDER = LockHolder(0, "")
-"""A holder whose lock file does not say who it is (it is being written, or was spoiled)."""
-
-
-class GameOpenElsewhere(JournalError):
-    """The game is open for writing in another process (or another window of this one)."""
-
-
-def lock_path(game: Path) -> Path:
-    """The lock file of the game file ``game``."""
-    return game.with_name(game.name + LOCK_SUFFIX)
-
-
-def _holder_in(handle: int) -> LockHolder | None:
-    """Who the open lock file says holds it; None for an empty or unreadable file."""
-    try:
-        record = json.loads(os.pread(handle, 4096, 0).decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(record, dict):
-        return None
-    pid, since = record.get("pid"), record.get("since")
-    if not isinstance(pid, int) or isinstance(pid, bool):
-        return None
-    return LockHolder(pid, since if isinstance(since, str) else "")
-
-
-def _open_elsewhere(game: Path, holder: LockHolder) -> GameOpenElsewhere:
-    return GameOpenElsewhere(
-        f"{game} is already open (in {holder}): go on with it there, or close it there first; "
-        f"'scorekeeper serve {game}' shows it read-only meanwhile"
-    )
-
-
-class GameLock:
-    """The one writer's hold on a game file, taken with :meth:`take` and let go of with :meth:`release`."""
-
-    def __init__(self, game: Path, handle: int, took_over: LockHolder | None) -> None:
-        self.game = game
-        """The game file held."""
-        self.path = lock_path(game)
-        """The lock file."""
-        self.took_over = took_over
-        """The writer whose lock this one took over: it died without letting go (None if there was none)."""
-        self._handle: int | None = handle
-
-    @classmethod
-    def take(cls, game: str | Path) -> GameLock:
-        """Hold ``game`` for writing; raises :class:`GameOpenElsewhere` naming the process that holds it."""
-        game = Path(game)
-        path = lock_path(game)
-        while True:
-            try:
-                handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as exc:
-                raise JournalError(f"{game}: cannot lock the game for writing: {exc.strerror or exc}") from None
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                holder = _holder_in(handle) or UNKNOWN_HOLDER
-                os.close(handle)
-                raise _open_elsewhere(game, holder) from None
-            try:
-                current = os.path.samestat(os.fstat(handle), os.stat(path))
-            except OSError:
-                current = False
-            if current:
-                break
-            os.close(handle)  # a writer let go and removed the file between our open and our lock
-        left = _holder_in(handle)
-        mine = json.dumps({"pid": os.getpid(), "since": datetime.now().astimezone().isoformat(timespec="seconds")})
-        try:
-            os.ftruncate(handle, 0)
-            os.pwrite(handle, mine.encode("utf-8"), 0)
-        except OSError:
-            pass  # the hold is the flock; without the record, another writer is told "in another process"
-        return cls(game, handle, left)
-
-    @property
-    def told(self) -> str:
-        """What to tell the players when the lock of a writer that died was taken over ("" if none)."""
-        if self.took_over is None:
-            return ""
-        return f"the lock that {self.took_over} left on {self.game.name} was taken over (that process is no longer writing it)"
-
-    def release(self) -> None:
-        """Let go of the game: remove the lock file and close it."""
-        if self._handle is not None:
-            self.path.unlink(missing_ok=True)
-            os.close(self._handle)
-            self._handle = None
-
-
-def game_holder(game: str | Path) -> LockHolder | None:
-    """Who holds ``game`` for writing now, without taking it; None when nobody does."""
-    path = lock_path(Path(game))
-    try:
-        # O_NONBLOCK: something other than a lock file at its name (a named pipe) must not make this wait
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return _holder_in(handle) or UNKNOWN_HOLDER
-    finally:
-        os.close(handle)
-    return None
-
-
-def check_not_open_elsewhere(game: str | Path) -> None:
-    """Raise :class:`GameOpenElsewhere` when another process holds ``game`` for writing."""
-    holder = game_holder(game)
-    if holder is not None:
-        raise _open_elsewhere(Path(game), holder)
 
 
 def _line(data: dict[str, Any]) -> bytes:
@@ -647,12 +491,13 @@ def no_game_error(path: Path, damage: JournalDamage | None) -> JournalError:
 
 def open_journal(path: str | Path) -> Recovered:
     """Open a journal to go on with its game, recovering what :func:`salvage` keeps of a damaged
-    one; the game is held for this process (:class:`GameOpenElsewhere` when another one holds it).
+    one; the game is held for this process (:class:`~scorekeeper.game.lock.GameOpenElsewhere`
+    when another one holds it).
 
     A damaged file is never written over: it is kept under a new name, and the lines kept replace
     it under the original name in one rename. Each step leaves the original name holding either
     the damaged file or the recovered one, so a recovery cut off at any point is simply done again
-    the next time (see :func:`finish_interrupted`).
+    the next time (see :func:`~scorekeeper.game.games_folder.finish_interrupted`).
     """
     path = Path(path)
     lock = GameLock.take(path)
@@ -686,201 +531,3 @@ def _recover(path: Path, kept: Salvage) -> JournalDamage:
     except OSError as exc:
         raise JournalError(f"{path}: damaged ({damage.reason}), and cannot be recovered: {exc}") from None
     return replace(damage, kept_as=aside)
-
-
-def is_real(path: Path, kind: Callable[[int], bool] = stat.S_ISREG) -> bool:
-    """Whether ``path`` itself (not a link's target) is there and of ``kind`` (a regular file by
-    default): tidying touches nothing else, so it never leaves the folder it tidies."""
-    try:
-        return kind(path.lstat().st_mode)
-    except OSError:
-        return False
-
-
-def finish_interrupted(folder: Path) -> None:
-    """Tidy what a killed recovery left in ``folder``: a recovered copy whose journal is gone (left
-    by an older scorekeeper, which moved the damaged file first) takes the journal's name; any
-    other is dropped (the journal is still there and is recovered again when opened), and so is a
-    half-made copy of a damaged file. Links are left alone (:func:`is_real`)."""
-    for copy in folder.glob(f".*{SUFFIX}.copying"):
-        if is_real(copy):
-            copy.unlink(missing_ok=True)
-    for fresh in folder.glob(f".*{SUFFIX}.recovering"):
-        journal = fresh.with_name(fresh.name.removeprefix(".").removesuffix(".recovering"))
-        if not is_real(fresh):
-            continue
-        try:
-            if os.path.lexists(journal):
-                fresh.unlink()
-            else:
-                os.replace(fresh, journal)
-        except OSError:
-            continue
-    sync_folder(folder)
-
-
-def _drop_if_left_empty(path: Path, contents: JournalContents | None) -> None:
-    """Remove a journal that a start killed before the game's first event left holding nothing
-    (no byte, or the format line alone), once it has stayed so for :data:`STALE_SECONDS` and no
-    writer holds it, with the lock the killed start left; a link is left alone (:func:`is_real`)."""
-    if not is_real(path):
-        return
-    try:
-        size, changed = path.stat().st_size, path.stat().st_mtime
-    except OSError:
-        return
-    empty = size == 0 if contents is None else contents.damage is None and not contents.events
-    if empty and time.time() - changed > STALE_SECONDS and game_holder(path) is None:
-        path.unlink(missing_ok=True)
-        lock_path(path).unlink(missing_ok=True)
-
-
-def games_folder(home: Path) -> Path:
-    """Where the journals of a scorekeeper home folder live."""
-    return home / "games"
-
-
-def new_journal_path(home: Path) -> Path:
-    """A fresh journal name in the games folder, named by the time."""
-    folder = games_folder(home)
-    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    candidate = folder / f"{stamp}{SUFFIX}"
-    count = 1
-    while candidate.exists():
-        count += 1
-        candidate = folder / f"{stamp}-{count}{SUFFIX}"
-    return candidate
-
-
-def had_a_roll(events: Sequence[Event]) -> bool:
-    """Whether a game's log holds a step of play in force beyond seating its players: a game that
-    never had one (a start left at once, a screenshot run) is not worth going on with."""
-    return any(not isinstance(action, PlayerAdded) for action in StepsInForce.of(events).active)
-
-
-def unfinished_games(home: Path, tidy: bool = True) -> list[Path]:
-    """Journals of games not over, not shelved and played (:func:`had_a_roll`), newest first
-    (damaged ones included).
-
-    As the window's start-up, it also tidies the folder: it finishes or drops what a killed
-    recovery left (:func:`finish_interrupted`) and removes journals left holding no game.
-    ``tidy=False`` only reads, for a program that watches games a window may be playing.
-    """
-    folder = games_folder(home)
-    if not folder.is_dir():
-        return []
-    if tidy:
-        finish_interrupted(folder)
-    found = []
-    for path in folder.glob(f"*{SUFFIX}"):
-        if ".damaged-" in path.name:
-            continue
-        try:
-            contents = read_journal(path)
-        except JournalError:
-            if tidy:
-                _drop_if_left_empty(path, None)
-            continue
-        if not contents.events:
-            if tidy:
-                _drop_if_left_empty(path, contents)
-            continue
-        if contents.shelved or not had_a_roll(contents.events):
-            continue
-        try:
-            if contents.game().state.over:
-                continue
-        except FarkleError:
-            continue
-        found.append(path)
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
-
-
-def default_home() -> Path:
-    """The folder for journals and corrections: ``$SCOREKEEPER_HOME``, else the user's data folder."""
-    if os.environ.get("SCOREKEEPER_HOME"):
-        return Path(os.environ["SCOREKEEPER_HOME"])
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "scorekeeper"
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A stretch of a game's steps: one player's turn, or a player taking a seat."""
-
-    actions: tuple[Action, ...]
-    """The steps, in order."""
-    turn: int | None
-    """Index of the turn in the game's history (None for a seat taken, or the turn still being played)."""
-
-
-def segments(events: Sequence[Event]) -> list[Segment]:
-    """The game's steps cut into turns (and seats taken), in order of play.
-
-    >>> from scorekeeper.rules import load_rules
-    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
-    >>> game.roll("5 2 3 4 6 6"); game.keep("5"); game.bank(); game.roll("2 2 3")
-    >>> [(len(s.actions), s.turn) for s in segments(game.events)]
-    [(1, None), (1, None), (3, 0), (1, None)]
-    """
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    state = start(first)
-    found: list[Segment] = []
-    turn: list[Action] = []
-    for action in StepsInForce.of(events).active:
-        finished = len(state.history)
-        state = apply(state, action)
-        if isinstance(action, PlayerAdded):
-            found.append(Segment((action,), None))
-            continue
-        turn.append(action)
-        if len(state.history) > finished:
-            found.append(Segment(tuple(turn), finished))
-            turn = []
-    if turn:
-        found.append(Segment(tuple(turn), None))
-    return found
-
-
-def with_turn_replaced(events: Sequence[Event], turn: int, actions: Sequence[Action]) -> list[Event]:
-    """A new log in which finished turn ``turn`` was played as ``actions``; everything after is
-    replayed on top, so all totals follow. Raises the game's error, naming the step, if the
-    edited turn does not end a turn or a later step no longer applies.
-
-    >>> from scorekeeper.game import Banked, DiceRolled, Kept
-    >>> from scorekeeper.rules import Dice, load_rules
-    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
-    >>> game.roll("5 2 3 4 6 6"); game.keep("5"); game.bank()
-    >>> game.roll("1 2 3 3 4 6"); game.keep("1"); game.bank()
-    >>> fixed = [DiceRolled(Dice.from_str("1 5 2 3 4 6")), Kept(Dice.from_str("1 5")), Banked()]
-    >>> [p.score for p in Game.from_events(with_turn_replaced(game.events, 0, fixed)).state.players]
-    [150, 100]
-    """
-    first = events[0]
-    assert isinstance(first, GameStarted)
-    parts = segments(events)
-    if not any(part.turn == turn for part in parts):
-        raise IllegalAction(f"edit turn {turn + 1}: there is no such finished turn")
-    rebuilt: list[Event] = [first]
-    for part in parts:
-        if part.turn != turn:
-            rebuilt.extend(part.actions)
-            continue
-        state = Game.from_events(rebuilt).state
-        finished = len(state.history)
-        for number, action in enumerate(actions, start=1):
-            if len(state.history) > finished:
-                raise IllegalAction(f"edit turn {turn + 1}: the turn is over after step {number - 1}; remove the steps after it")
-            try:
-                state = apply(state, action)
-            except FarkleError as exc:
-                raise type(exc)(f"edit turn {turn + 1}, step {number}: {exc}") from None
-        if len(state.history) == finished:
-            raise IllegalAction(f"edit turn {turn + 1}: the turn does not end; finish it with a bank or a Farkle")
-        rebuilt.extend(actions)
-    try:
-        Game.from_events(rebuilt)
-    except FarkleError as exc:
-        raise type(exc)(f"after editing turn {turn + 1}, a later step no longer fits: {exc}") from None
-    return rebuilt

@@ -32,7 +32,10 @@ from pathlib import Path
 
 from scorekeeper.game.events import Action, DiceRolled, DieCorrected, Event, GameStarted, PlayerAdded, StepsInForce, is_photo_name
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import STALE_SECONDS, SUFFIX, check_not_open_elsewhere, games_folder, is_real, lock_path, segments
+from scorekeeper.game.games_folder import STALE_SECONDS, games_folder, is_real
+from scorekeeper.game.history_edits import segments
+from scorekeeper.game.journal import SUFFIX
+from scorekeeper.game.lock import check_not_open_elsewhere, lock_path
 from scorekeeper.safe_input import InputFileError, read_file
 
 FOLDER_SUFFIX = ".photos"
@@ -174,7 +177,7 @@ def delete_game(journal: Path) -> None:
 def tidy_photo_folders(home: Path) -> None:
     """Remove picture folders whose journal is gone (a game deleted by hand, or a delete cut off),
     and the temporary files of pictures whose writing a kill cut off (once they are
-    :data:`~scorekeeper.game.journal.STALE_SECONDS` old: a window may be writing one now).
+    :data:`~scorekeeper.game.games_folder.STALE_SECONDS` old: a window may be writing one now).
 
     Only real folders and files are touched: a link in the games folder or in a picture folder
     (to pictures kept on another disk, say) is left as it is, and so is whatever it points to."""

@@ -1,7 +1,8 @@
 """The unfinished games a player can go on with, as the window's resume offer lists them.
 
 >>> import tempfile
->>> from scorekeeper.game.journal import Journal, new_journal_path
+>>> from scorekeeper.game.games_folder import new_journal_path
+>>> from scorekeeper.game.journal import Journal
 >>> from scorekeeper.rules import load_rules
 >>> home = Path(tempfile.mkdtemp())
 >>> journal = Journal.create(new_journal_path(home))
@@ -19,7 +20,9 @@ from datetime import datetime
 from pathlib import Path
 
 from scorekeeper.game.game import Game
-from scorekeeper.game.journal import game_holder, read_journal, unfinished_games
+from scorekeeper.game.games_folder import unfinished_games
+from scorekeeper.game.journal import read_journal
+from scorekeeper.game.lock import game_holder
 from scorekeeper.game.photos import tidy_photo_folders
 from scorekeeper.rules import FarkleError
 

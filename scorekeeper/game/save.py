@@ -1,9 +1,13 @@
-"""Saving and loading games as versioned JSON.
+"""Saving and loading games as versioned JSON, and telling a saved game from a journal.
 
 A save is written whole or not at all (:func:`~scorekeeper.safe_output.write_atomically`),
 so a crash never leaves half a file. Loading reads the whole file,
 checks it, and replays the log; any problem raises :class:`SaveFileError`
 naming the file and leaves it untouched.
+
+:func:`game_file_kind` tells a saved game from a window's journal by the format its first
+4 KB name, so a save never writes over a journal; :func:`load_events` reads the log of
+either, for the readers that take both (export, serve, the fairness statistics).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from typing import Any
 from scorekeeper.game.events import Event, event_from_dict, event_to_dict
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
-from scorekeeper.game.journal import JournalDamage, JournalError, no_game_error, read_journal
+from scorekeeper.game.journal import JournalDamage, no_game_error, read_journal
+from scorekeeper.game.journal_error import JournalError
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
 from scorekeeper.safe_output import write_atomically

@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
-from scorekeeper.game.journal import default_home
+from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions

@@ -1,7 +1,7 @@
 """Every turn of every player, and a past turn corrected afterwards.
 
 A correction replays the game with the turn played as corrected (see
-:func:`scorekeeper.game.journal.with_turn_replaced`): all totals after it follow,
+:func:`scorekeeper.game.history_edits.with_turn_replaced`): all totals after it follow,
 and the journal appends the new log, never rewriting what it holds.
 """
 
@@ -37,7 +37,7 @@ from scorekeeper.game import (
     face_from_str,
     face_to_str,
 )
-from scorekeeper.game.journal import segments
+from scorekeeper.game.history_edits import segments
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.ui.controller import GameController
 

@@ -10,16 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import scorekeeper.game.journal as journal_module
+import scorekeeper.game.games_folder as games_folder_module
 from scorekeeper.game import Game
-from scorekeeper.game.journal import (
-    STALE_SECONDS,
-    Journal,
-    default_home,
-    games_folder,
-    new_journal_path,
-    unfinished_games,
-)
+from scorekeeper.game.games_folder import STALE_SECONDS, default_home, games_folder, new_journal_path, unfinished_games
+from scorekeeper.game.journal import Journal
 from scorekeeper.rules import load_rules
 
 HEADER = '{"format":"scorekeeper-journal","version":1}\n'
@@ -120,7 +114,7 @@ class _Frozen(datetime):
 def test_journals_are_named_by_the_local_time_they_start_and_never_share_a_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(journal_module, "datetime", _Frozen)
+    monkeypatch.setattr(games_folder_module, "datetime", _Frozen)
     names = []
     for _ in range(4):
         path = new_journal_path(tmp_path)
