@@ -32,7 +32,8 @@ from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_f
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import FINDER_DIE, ModelFiles, OnnxDiceReader
-from scorekeeper.synthetic.render import random_scene, render
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import random_scene
 
 CONDITION_SCENES = 40
 """Rendered scenes per condition value in the card."""
