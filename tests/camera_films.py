@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from scorekeeper.camera.demo_table import render_scene
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.synthetic.render import Scene
+from scorekeeper.synthetic.scene import Scene
 
 
 def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Detections]:

@@ -20,7 +20,8 @@ from scorekeeper.camera.sources import BaseSource, Frame
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
-from scorekeeper.synthetic.render import Scene, TableLook
+from scorekeeper.synthetic.scene import Scene
+from scorekeeper.synthetic.table import TableLook
 from tests.camera_films import FilmReader
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "byler_d6"

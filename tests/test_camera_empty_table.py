@@ -15,7 +15,7 @@ from scorekeeper.camera.settling import EventKind, SettleParams
 from scorekeeper.camera.sources import VideoSource
 from scorekeeper.camera.watch import Watcher, default_reader
 from scorekeeper.vision.detections import Detections
-from scorekeeper.synthetic.render import TableLook
+from scorekeeper.synthetic.table import TableLook
 from conftest import shared_data_folder
 from tests.camera_films import FilmReader, write_video
 from tests.settle_clips import ClipSource, TruthReader, photo_table_clip

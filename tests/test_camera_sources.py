@@ -24,7 +24,8 @@ from scorekeeper.camera.sources import (
 )
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.synthetic.render import faces_overlap, top_face
+from scorekeeper.synthetic.layout import faces_overlap
+from scorekeeper.synthetic.perspective import top_face
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,10 @@ from numpy.typing import NDArray
 from scorekeeper.vision import Detections
 from scorekeeper.evaluation.assessment import resized, score_resized
 from scorekeeper.evaluation.dataset import LabelledImage
-from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render
+from scorekeeper.synthetic.die import DieLook, DiePose
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import Scene
+from scorekeeper.synthetic.table import TableLook
 
 WHITE_ON_FELT = Scene(
     width=333,

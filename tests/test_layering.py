@@ -162,7 +162,9 @@ def test_each_layer_imports_nothing_above_it(path: Path) -> None:
 def test_the_layered_packages_are_there() -> None:
     assert {"session.py", "tap_pictures.py", "camera_game.py"} <= {path.name for path in (PACKAGE / "table_session").glob("*.py")}
     assert (PACKAGE / "game" / "controller.py").is_file(), "the game controller is plain Python, under game/"
-    assert (PACKAGE / "synthetic" / "render.py").is_file()
+    assert {path.name for path in (PACKAGE / "synthetic").glob("*.py")} == {
+        "__init__.py", "scene.py", "layout.py", "table.py", "die.py", "hand.py", "light.py", "camera_effects.py", "perspective.py", "canvas.py", "render.py"
+    }, "synthetic/ keeps one module per thing drawn, and render.py the picture and its labels"
     assert {"dataset.py", "assessment.py", "score.py", "samples.py", "classical.py"} <= {path.name for path in (PACKAGE / "evaluation").glob("*.py")}
     assert {path.name for path in (PACKAGE / "vision").glob("*.py")} == {
         "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py", "table_head.py", "table_memory.py"

@@ -8,24 +8,13 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision import Detections
-from scorekeeper.synthetic.render import (
-    DIE_COLOURS,
-    LIGHTS,
-    DieLook,
-    DiePose,
-    Scene,
-    TableLook,
-    at_rest,
-    faces_overlap,
-    random_look,
-    random_scene,
-    random_table,
-    relaid,
-    render,
-    render_with_visibility,
-    top_face,
-    view_at,
-)
+from scorekeeper.synthetic.die import DIE_COLOURS, DieLook, DiePose, random_look
+from scorekeeper.synthetic.layout import faces_overlap
+from scorekeeper.synthetic.light import LIGHTS
+from scorekeeper.synthetic.perspective import top_face, view_at
+from scorekeeper.synthetic.render import render, render_with_visibility
+from scorekeeper.synthetic.scene import Scene, at_rest, random_scene, relaid
+from scorekeeper.synthetic.table import TableLook, random_table
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
 

@@ -22,7 +22,10 @@ from scorekeeper.training.data import (
 from scorekeeper.vision.corrections import save_correction, withdraw_correction
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, box_iou
-from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render_with_visibility
+from scorekeeper.synthetic.die import DieLook, DiePose
+from scorekeeper.synthetic.render import render_with_visibility
+from scorekeeper.synthetic.scene import Scene
+from scorekeeper.synthetic.table import TableLook
 
 WHITE = DieLook(body=(240, 240, 240), pips=(20, 20, 20), corner=0.15)
 

@@ -16,7 +16,9 @@ from scorekeeper.evaluation.dataset import LabelledImage, label_fixes_for, load_
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import WEAK_FIND
 from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, ModelError, ModelFiles, OnnxDiceReader, default_model_dir
-from scorekeeper.synthetic.render import Scene, TableLook, render
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import Scene
+from scorekeeper.synthetic.table import TableLook
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_images"

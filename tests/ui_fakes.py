@@ -15,7 +15,8 @@ from numpy.typing import NDArray
 from scorekeeper.camera.demo_table import Choreography, render_scene
 from scorekeeper.camera.sources import CameraLost, Frame
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
-from scorekeeper.synthetic.render import DiePose, Scene
+from scorekeeper.synthetic.die import DiePose
+from scorekeeper.synthetic.scene import Scene
 
 
 class ScriptedTable:

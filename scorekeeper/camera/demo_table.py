@@ -31,7 +31,11 @@ from numpy.typing import NDArray
 
 from scorekeeper.camera.sources import BaseSource, Frame
 from scorekeeper.vision.detections import Detections
-from scorekeeper.synthetic.render import DieLook, DiePose, Scene, TableLook, render, touching_spot
+from scorekeeper.synthetic.die import DieLook, DiePose
+from scorekeeper.synthetic.layout import touching_spot
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import Scene
+from scorekeeper.synthetic.table import TableLook
 
 
 DEMO_LOOKS = (

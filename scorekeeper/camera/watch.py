@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.camera.calibration import CalibrationProfile, split_by_area
 from scorekeeper.camera.empty_table import EmptyTable
+from scorekeeper.camera.motion import CameraMotion
 from scorekeeper.camera.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.camera.sources import Frame, FrameSource
 from scorekeeper.vision.reader import OnnxDiceReader
@@ -54,20 +55,6 @@ says): the camera moved, and the empty table's finds are forgotten."""
 FORGET_CHECK = 15
 """Frames read between two looks at whether the camera moved since the empty table was learned
 (looked at at once when the table's texture says the picture moved)."""
-
-CAMERA_MOVED = 1.0
-"""Shift, px from one frame to the next, from which the camera counts as moved (hand-held, knocked)."""
-
-TEXTURED = 0.3
-"""Phase-correlation peak from which the table shows its own shift (a carpet, wood grain, a
-cloth's weave); plain felt gives less and tells nothing."""
-
-MAX_SHAKE = 12.0
-"""Largest shift, px from one frame to the next, taken for the camera's: a hand shakes a camera
-by a few px a frame; more is a hand or dice sweeping across, or a cut."""
-
-AGREE = 2.0
-"""Dice moving alike within this many px of each other: the camera moved, not the dice."""
 
 LOCAL_SHARE = 0.25
 """Motion in less than this share of the rolling area is something moving in it (a die, a hand);
@@ -148,11 +135,8 @@ class Watcher:
         self._read_thumb: NDArray[np.uint8] | None = None
         self._last_thumb: NDArray[np.uint8] | None = None
         self._mask: NDArray[np.bool_] = np.zeros((0, 0), bool)
-        self._last_centres: NDArray[np.float64] = np.zeros((0, 2))
-        self._last_gray: NDArray[np.float32] | None = None
-        self._hanning: NDArray[np.float32] | None = None
-        self.shift: NDArray[np.float64] = np.zeros(2)
-        """How far the camera moved the picture between the last two frames read, px (x, y)."""
+        self.motion = CameraMotion()
+        """How far the camera moved the picture between the last two frames read."""
         self._reused = 0
         self.frames_read = 0
         """How many frames the reader actually read."""
@@ -161,7 +145,6 @@ class Watcher:
         across reconnections and calibrations)."""
         self._learn_empty = threading.Event()
         self._table_seen: NDArray[np.float32] | None = None
-        self._table_shifted = False
         self._reads_since_check = 0
         self._moved_yet = False
         self.thrown: int | None = None
@@ -190,90 +173,21 @@ class Watcher:
         self._reused = 0
         return False, thumb, last
 
-    def _camera_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64]:
-        """How far the camera moved the picture since the last frame read, px: the shift the dice
-        found agree on (two at least, within ``AGREE`` px of each other), unless the table shows its
-        own shift (``_table_motion``): dice pushed along together are no camera. None else."""
-        centres = (found.boxes[:, :2] + found.boxes[:, 2:]).astype(np.float64) / 2
-        last, self._last_centres = self._last_centres, centres
-        table = self._table_motion(image, found)
-        self._table_shifted = table is not None and bool(np.hypot(*table) >= CAMERA_MOVED)
-        if table is not None:
-            return table
-        table = np.zeros(2)
-        if len(centres) < 2 or len(last) < 2:
-            return table
-        sizes = (found.boxes[:, 2] - found.boxes[:, 0]).astype(np.float64)
-        gaps = np.linalg.norm(centres[:, None, :] - last[None, :, :], axis=2)
-        nearest = gaps.argmin(axis=1)
-        near = gaps[np.arange(len(centres)), nearest] <= sizes / 2
-        if near.sum() < 2:
-            return table
-        moves = centres[near] - last[nearest[near]]
-        shift = np.median(moves, axis=0)
-        agreeing = np.linalg.norm(moves - shift, axis=1) <= AGREE
-        return np.asarray(shift, np.float64) if agreeing.sum() >= 2 and np.hypot(*shift) <= MAX_SHAKE else table
-
-    def _table_motion(self, image: NDArray[np.uint8], found: Detections) -> NDArray[np.float64] | None:
-        """The table's shift since the last frame read, px, by phase correlation of half-size grey
-        pictures with the dice found blotted out (a lone die must not tell its own slide for the
-        camera's); None where the table is too plain to tell (felt), or the shift is implausible."""
-        height, width = image.shape[:2]
-        gray = np.asarray(cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (width // 2, height // 2), interpolation=cv2.INTER_AREA), np.float32)
-        fill = float(gray.mean())
-        for x0, y0, x1, y1 in found.boxes:
-            gray[max(0, int(y0 / 2) - 2) : int(y1 / 2) + 3, max(0, int(x0 / 2) - 2) : int(x1 / 2) + 3] = fill
-        last, self._last_gray = self._last_gray, gray
-        if last is None or last.shape != gray.shape:
-            return None
-        shift = self._shift_between(last, gray)
-        if shift is not None and np.hypot(*shift) < CAMERA_MOVED:
-            return np.zeros(2)  # a fraction of a pixel: the estimate's own noise
-        return shift
-
-    def _shift_between(self, before: NDArray[np.float32], after: NDArray[np.float32]) -> NDArray[np.float64] | None:
-        """The shift of ``after`` from ``before`` (half-size pictures), px of the frame; None where
-        the table is too plain to tell, or the shift is implausible."""
-        if self._hanning is None or self._hanning.shape != after.shape:
-            self._hanning = np.asarray(cv2.createHanningWindow((after.shape[1], after.shape[0]), cv2.CV_32F), np.float32)
-        (dx, dy), response = cv2.phaseCorrelate(before, after, self._hanning)
-        if response < TEXTURED or np.hypot(dx, dy) * 2 > MAX_SHAKE:
-            return None
-        return np.array([dx * 2, dy * 2])
-
     def _moving(self, image: NDArray[np.uint8], thumb: NDArray[np.uint8], last: NDArray[np.uint8] | None, found: Detections) -> bool:
         """Whether something moves in the rolling area from the last frame to this one that the
-        reader may not have found (a blurred die in flight), from the thumbnails' 8x8 blocks.
+        reader may not have found (a blurred die in flight), from the thumbnails' 8x8 blocks changed
+        with the camera's own move taken out (:meth:`CameraMotion.block_change`).
 
-        Brightness is matched first, so an exposure or white-balance jump is no motion. When the
-        camera moved (a handheld or knocked camera: ``_camera_motion``), the
-        last picture is moved with it first, a block changes only where it differs from all the
-        blocks around it (a camera turns and tilts a little too), and the dice found are left to
-        the settler (their pips and edges flicker under a shift of a fraction of a block). Change over most of the area is
-        the whole picture changing, which is no die moving."""
-        shift = self._camera_motion(image, found)
-        self.shift = np.zeros(2)
-        if last is None:
+        When the camera moved (a handheld or knocked camera), the dice found are left to the
+        settler (their pips and edges flicker under a shift of a fraction of a block). Change over
+        most of the area is the whole picture changing, which is no die moving."""
+        off = self.motion.block_change(image, thumb, last, found)
+        if off is None:
             return False
-        now = thumb.astype(np.float32)
-        before = last.astype(np.float32) * (float(thumb.mean()) / max(float(last.mean()), 1.0))
-        camera = bool(np.hypot(*shift) >= CAMERA_MOVED)
-        if camera:
-            moved = np.array([[1, 0, shift[0] / 8], [0, 1, shift[1] / 8]], np.float32)
-            size = (thumb.shape[1], thumb.shape[0])
-            before = np.asarray(cv2.warpAffine(before, moved, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.float32)
-            self.shift = np.asarray(shift, np.float64)
-        if camera:
-            # what the shift leaves (a little turn or tilt, pips and edges at a fraction of a block)
-            # is within the blocks around
-            around = np.ones((3, 3), np.uint8)
-            off = np.maximum(cv2.erode(before, around) - now, now - cv2.dilate(before, around))
-        else:
-            off = np.abs(now - before)
         changed = (off > MOVED) & self._area_mask(thumb.shape)
         if not changed.any() or float(changed.mean()) >= LOCAL_SHARE * float(self._mask.mean()):
             return False
-        if camera:
+        if self.motion.moved:
             rows, cols = changed.shape
             for x0, y0, x1, y1 in found.boxes:
                 changed[max(0, int(y0 // 8) - 1) : min(rows, int(y1 // 8) + 2), max(0, int(x0 // 8) - 1) : min(cols, int(x1 // 8) + 2)] = False
@@ -288,10 +202,10 @@ class Watcher:
             self.empty_table.learn(image, found)
             self._table_learned(known)
         self._reads_since_check += 1
-        due = self._reads_since_check >= FORGET_CHECK or self._table_shifted
+        due = self._reads_since_check >= FORGET_CHECK or self.motion.table_shifted
         if len(self.empty_table) and self._table_seen is not None and due:
             self._reads_since_check = 0
-            shift = self._shift_between(self._table_seen, self._last_gray) if self._last_gray is not None else None
+            shift = self.motion.shift_since(self._table_seen)
             if shift is not None and np.hypot(*shift) > FORGET_SHIFT:
                 self.empty_table.forget()
                 self._table_seen = None
@@ -301,7 +215,7 @@ class Watcher:
         """The empty table was just learned, holding ``known`` finds before: keep the picture it
         was first learned in (to tell a moved camera by)."""
         if len(self.empty_table) > known and self._table_seen is None:
-            self._table_seen = self._last_gray
+            self._table_seen = self.motion.last_gray
 
     def _taken(self, image: NDArray[np.uint8], event: SettleEvent) -> SettleEvent | None:
         """``event`` as passed on: a roll less the finds that lay unchanged through its throw (the
@@ -376,7 +290,7 @@ class Watcher:
             moving = self._moving(frame.image, thumb, last, found)
             found = self._without_the_table(frame.image, found)
             dice, aside = split_by_area(self.profile, found, width, height)
-            camera = (float(self.shift[0]), float(self.shift[1]))
+            camera = (float(self.motion.shift[0]), float(self.motion.shift[1]))
             self.empty_table.camera_moved(camera)
             self._moved_yet = self._moved_yet or moving
             settled = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=camera)

@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from scorekeeper.vision.detections import DiceReader
     from scorekeeper.evaluation.score import Score
     from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
-    from scorekeeper.synthetic.render import at_rest, random_scene, render
+    from scorekeeper.synthetic.render import render
+    from scorekeeper.synthetic.scene import at_rest, random_scene
 
     if args.runs < 1 or args.scenes < 0:
         print("scorekeeper bench: --runs must be at least 1 and --scenes at least 0", file=sys.stderr)

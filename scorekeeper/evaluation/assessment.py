@@ -21,7 +21,10 @@ from scorekeeper.evaluation.dataset import DatasetError, LabelledImage, load_dat
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.evaluation.score import Score
 from scorekeeper.safe_input import read_head
-from scorekeeper.synthetic.render import DIE_COLOURS, LIGHTS, Scene, random_look, random_scene, relaid, render
+from scorekeeper.synthetic.die import DIE_COLOURS, random_look
+from scorekeeper.synthetic.light import LIGHTS
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import Scene, random_scene, relaid
 
 CONDITION_SEED = 777_000
 """Seed of the rendered condition sets (never used for training data)."""

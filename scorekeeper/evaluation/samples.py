@@ -14,7 +14,9 @@ import numpy as np
 
 from scorekeeper.evaluation.dataset import format_yolo_labels
 from scorekeeper.safe_output import write_atomically
-from scorekeeper.synthetic.render import LIGHTS, Scene, random_scene, render, render_with_visibility
+from scorekeeper.synthetic.light import LIGHTS
+from scorekeeper.synthetic.render import render, render_with_visibility
+from scorekeeper.synthetic.scene import Scene, random_scene
 
 SAMPLES_SEED = 20_261_130
 """Seed of the sample scenes (never used for training data)."""

@@ -1,11 +1,13 @@
 """The model card, ``models/README.md``: what the models are, what they learned from and how well they
-read, measured with the same reader the program uses. No torch here."""
+read, measured with the same reader the program uses. :func:`measure_card` measures what the card
+reports (:class:`CardMeasures`), :func:`card_text` writes it as Markdown. No torch here."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,8 @@ from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_f
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
 from scorekeeper.vision.reader import FINDER_DIE, ModelFiles, OnnxDiceReader
-from scorekeeper.synthetic.render import random_scene, render
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import random_scene
 
 CONDITION_SCENES = 40
 """Rendered scenes per condition value in the card."""
@@ -114,38 +117,118 @@ def _unsure_measurement(model_dir: Path, manifest: dict[str, Any]) -> str:
     )
 
 
-def write_card(
+@dataclass(frozen=True)
+class PhotoSource:
+    """One photo folder as the card lists it."""
+
+    name: str
+    """The folder's name."""
+    photos: int
+    """Labelled photos in it."""
+    dice: int
+    """Labelled dice in them."""
+    use: str
+    """What training used of it: "train split", "all" or "not trained on"."""
+    licence: str
+    """Its licence and attribution, one line (``licence_of``)."""
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One row of a metrics table: what was read, and how well."""
+
+    name: str
+    """What was read, as the row names it."""
+    score: Score
+    """How well."""
+
+
+@dataclass(frozen=True)
+class AtTheTable:
+    """One photo folder (or one group of its photos) read as a game meets it."""
+
+    name: str
+    """The folder, group, split and how training used it, as the row names it."""
+    blind: Score
+    """Read without being told how many dice lie there."""
+    counted: Score
+    """Read told the count, as a game tells the reader."""
+
+
+@dataclass(frozen=True)
+class CardMeasures:
+    """What the model card reports about the models in a folder, measured with the program's own reader."""
+
+    manifest: Mapping[str, Any]
+    """The models' manifest, as training wrote it."""
+    model_bytes: Mapping[str, int]
+    """Size of each model file (``finder``, ``pips``), bytes."""
+    sources: tuple[PhotoSource, ...]
+    """The photo folders, trained on or not."""
+    at_the_table: tuple[AtTheTable, ...]
+    """Each folder (and group) read as a game meets it."""
+    failures: tuple[str, ...]
+    """Photos not read exactly, the first ``FAILURE_EXAMPLES`` of each folder, one Markdown line each."""
+    data: tuple[Measured, ...]
+    """Each data set's score: the photo splits, the sample images, rendered mixed scenes."""
+    resized: tuple[Measured, ...]
+    """The held-out photos' scores resized by each of ``PHOTO_SIZES``."""
+    conditions: tuple[Measured, ...]
+    """The scores per renderer condition."""
+    fixes: Mapping[str, Mapping[str, list[LabelFix]]]
+    """The project's reviewed label fixes applied, per folder and split."""
+    unsure_source: str
+    """Where the unsure line comes from, as the card says it (``_unsure_measurement``)."""
+    latency_ms: Mapping[str, float]
+    """Median milliseconds of one read, per frame size ("640x480", "1280x720")."""
+    busy_elsewhere: float | None
+    """Share of the machine's CPUs other processes kept busy while latency was measured (None: not told)."""
+    cpus: int | None
+    """The machine's CPUs."""
+    machine: str
+    """The machine latency was measured on, in words."""
+    metrics: Mapping[str, object]
+    """Every number measured, by name: what ``metrics.json`` holds."""
+
+
+def measure_card(
     model_dir: Path,
     photo_folders: Sequence[Path],
     samples_dir: Path | None,
-    command: str,
     report: Callable[[str], None],
-    corrections: Sequence[Path] = (),
     unseen: Sequence[Path] = (),
-) -> dict[str, object]:
-    """Measure the models in ``model_dir`` and write its README.md; returns the numbers.
-    ``unseen`` photo folders were not trained on: they are measured as tables the reader never met."""
+) -> CardMeasures:
+    """Measure what the card reports about the models in ``model_dir``. ``unseen`` photo folders were
+    not trained on: they are measured as tables the reader never met."""
     manifest = read_manifest(model_dir)
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
-    table_rows, failure_lines, source_rows = [], [], []
+    at_the_table: list[AtTheTable] = []
+    failure_lines: list[str] = []
+    sources: list[PhotoSource] = []
     for folder in [*photo_folders, *unseen]:
         trained = folder in photo_folders
         split = "test" if (folder / "split.csv").exists() else None
         items = load_dataset(folder)
-        source_rows.append(
-            f"| `{folder.name}` | {len(items)} | {sum(len(i.labels) for i in items):,} | "
-            f"{'train split' if trained and split else 'all' if trained else 'not trained on'} | {licence_of(folder)} |"
+        sources.append(
+            PhotoSource(
+                folder.name,
+                len(items),
+                sum(len(i.labels) for i in items),
+                "train split" if trained and split else "all" if trained else "not trained on",
+                licence_of(folder),
+            )
         )
         blind, counted = table_outcomes(reader, folder, split)
         kind = "held-out split" if trained and split else "never seen in training" if not trained else "trained on"
         for group in sorted(blind) if len(blind) > 2 else [""]:
             name = f"{folder.name}{' ' + group if group else ''} ({(split or 'all') + ', ' if split else ''}{kind})"
-            table_rows.append(_table_row(name, blind[group], counted[group]))
+            at_the_table.append(AtTheTable(name, blind[group], counted[group]))
             numbers[f"at the table: {name}"] = {"blind": blind[group].to_json(), "told the count": counted[group].to_json()}
         report(f"{folder.name} at the table: {blind[''].right_unasked_share:.1%} right with nothing asked, {counted[''].right_unasked_share:.1%} told the count")
         failure_lines += [f"- `{folder.name}` {line}" for line in blind[""].failures[:FAILURE_EXAMPLES]]
-    data_rows, size_rows = [], []
+    data: list[Measured] = []
+    resized_scores: list[Measured] = []
     all_fixes: dict[str, dict[str, list[LabelFix]]] = {}
     for folder in photo_folders:
         has_split = (folder / "split.csv").exists()
@@ -154,37 +237,37 @@ def write_card(
             items, fixes = with_label_fixes(as_given, folder)
             score = score_dataset(reader, items)
             name = f"{folder.name} {split or 'all'}" + (" (trained on)" if split == "train" else " (held out)" if split == "test" else "")
-            data_rows.append(_row(name + (", reviewed labels" if fixes else ""), score))
+            data.append(Measured(name + (", reviewed labels" if fixes else ""), score))
             numbers[name] = score.to_json()
             report(f"{name}: {score.to_json()}")
             if split == "test":
                 numbers[f"{name} failures"] = score.failures
                 for factor in PHOTO_SIZES:
                     resized = score_resized(reader, items, factor)
-                    size_rows.append(_row(f"{name} x{factor}", resized))
+                    resized_scores.append(Measured(f"{name} x{factor}", resized))
                     numbers[f"{name} x{factor}"] = resized.to_json()
             if fixes:
                 all_fixes.setdefault(folder.name, {})[split or "all"] = fixes
             if fixes and split != "train":
                 score = score_dataset(reader, as_given)
-                data_rows.append(_row(f"{name}, labels as given", score))
+                data.append(Measured(f"{name}, labels as given", score))
                 numbers[f"{name}, labels as given"] = score.to_json()
     if samples_dir is not None and (samples_dir / "images").is_dir():
         score = score_dataset(reader, load_dataset(samples_dir))
-        data_rows.append(_row("sample_images (rendered)", score))
+        data.append(Measured("sample_images (rendered)", score))
         numbers["sample_images"] = score.to_json()
     mixed = Score()
     rng = np.random.default_rng(99_001)
     for _ in range(150):
         image, labels = render(random_scene(rng))
         mixed.add(labels, reader.read(image))
-    data_rows.append(_row("rendered mixed (hands, tumbling dice, clutter)", mixed))
+    data.append(Measured("rendered mixed (hands, tumbling dice, clutter)", mixed))
     numbers["rendered mixed"] = mixed.to_json()
     report(f"rendered mixed: {mixed.to_json()}")
 
-    condition_rows = []
+    conditions = []
     for (condition, value), score in score_conditions(reader, CONDITION_SCENES).items():
-        condition_rows.append(_row(f"{condition}: {value}", score))
+        conditions.append(Measured(f"{condition}: {value}", score))
         numbers[f"{condition}: {value}"] = score.to_json()
     report("conditions measured")
 
@@ -197,13 +280,46 @@ def write_card(
     numbers["latency_ms"] = latency
     busy = max(elsewhere) if elsewhere else None
     numbers["latency_busy_elsewhere"] = busy
+    if busy is not None and busy > BUSY_MACHINE:
+        report(f"latency measured while other processes kept {busy:.0%} of the CPUs busy: the card's latency is too slow")
+    return CardMeasures(
+        manifest=manifest,
+        model_bytes={key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")},
+        sources=tuple(sources),
+        at_the_table=tuple(at_the_table),
+        failures=tuple(failure_lines),
+        data=tuple(data),
+        resized=tuple(resized_scores),
+        conditions=tuple(conditions),
+        fixes=all_fixes,
+        unsure_source=_unsure_measurement(model_dir, manifest),
+        latency_ms=latency,
+        busy_elsewhere=busy,
+        cpus=os.cpu_count(),
+        machine=machine_name(),
+        metrics=numbers,
+    )
+
+
+def card_text(measures: CardMeasures, command: str, photo_folders: Sequence[Path], corrections: Sequence[Path] = ()) -> str:
+    """The card, Markdown: ``measures`` of the models trained by ``command`` on ``photo_folders`` and
+    the players' ``corrections``."""
+    manifest = measures.manifest
+    all_fixes = measures.fixes
+    busy = measures.busy_elsewhere
+    latency = measures.latency_ms
+    sizes = measures.model_bytes
+    source_rows = [f"| `{s.name}` | {s.photos} | {s.dice:,} | {s.use} | {s.licence} |" for s in measures.sources]
+    table_rows = [_table_row(row.name, row.blind, row.counted) for row in measures.at_the_table]
+    failure_lines = measures.failures
+    data_rows = [_row(row.name, row.score) for row in measures.data]
+    size_rows = [_row(row.name, row.score) for row in measures.resized]
+    condition_rows = [_row(row.name, row.score) for row in measures.conditions]
     load_line = ""
     if busy is not None:
-        load_line = f"Other processes kept {busy:.0%} of the machine's {os.cpu_count()} CPUs busy meanwhile.\n"
+        load_line = f"Other processes kept {busy:.0%} of the machine's {measures.cpus} CPUs busy meanwhile.\n"
         if busy > BUSY_MACHINE:
             load_line += "The machine was busy: these figures are slower than it reads when idle; write the card again with `--card-only` on an idle machine.\n"
-            report(f"latency measured while other processes kept {busy:.0%} of the CPUs busy: the card's latency is too slow")
-    sizes = {key: os.path.getsize(model_dir / manifest[key]["file"]) for key in ("finder", "pips")}
     config = manifest["config"]
     minutes = manifest.get("train_seconds", 0) / 60
     share = float(config.get("reader_photo_share", 0))
@@ -222,7 +338,6 @@ def write_card(
         + ". The held-out split is also scored against the labels as given."
         for name, splits in all_fixes.items()
     )
-    unsure_source = _unsure_measurement(model_dir, manifest)
     pips_entry = manifest["pips"]
     int8 = (
         "\n   Weights and activations in int8 (`scorekeeper.training.quantize`), quantized after training from the"
@@ -230,7 +345,7 @@ def write_card(
         f"\n   and quarter turns the finder cut from {CALIBRATION_SCENES} rendered scenes and every {CALIBRATION_PHOTO_EVERY}th training photo."
         if "int8_from_sha256" in pips_entry else ""
     )
-    text = f"""# Dice reader models
+    return f"""# Dice reader models
 
 Written by `scorekeeper train`; do not edit by hand. Reproduce with:
 
@@ -258,7 +373,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
    most 50% sure, so they are asked about. Weak finds (peaks from {WEAK_FIND} up to the threshold) are read
    too and kept only when the reader would score them without asking: "not a die" under
-   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure{unsure_source}.{int8}
+   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure{measures.unsure_source}.{int8}
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down
@@ -338,9 +453,24 @@ condition of the same base scenes ("dice" lays the same dice out apart or touchi
 {chr(10).join(condition_rows)}
 
 ## Latency
-Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads, on {machine_name()}:
+Median of 200 reads (finder + pip reader + pre/post-processing), 2 onnxruntime threads, on {measures.machine}:
 640x480 {latency['640x480']:.1f} ms, 1280x720 {latency['1280x720']:.1f} ms.
 {load_line}"""
-    write_atomically(model_dir / "README.md", text)
+
+
+def write_card(
+    model_dir: Path,
+    photo_folders: Sequence[Path],
+    samples_dir: Path | None,
+    command: str,
+    report: Callable[[str], None],
+    corrections: Sequence[Path] = (),
+    unseen: Sequence[Path] = (),
+) -> dict[str, object]:
+    """Measure the models in ``model_dir`` and write its README.md and metrics.json; returns the numbers.
+    ``unseen`` photo folders were not trained on: they are measured as tables the reader never met."""
+    measures = measure_card(model_dir, photo_folders, samples_dir, report, unseen)
+    numbers = dict(measures.metrics)
+    write_atomically(model_dir / "README.md", card_text(measures, command, photo_folders, corrections))
     write_atomically(model_dir / "metrics.json", json.dumps(numbers, indent=1) + "\n")
     return numbers

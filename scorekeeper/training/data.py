@@ -16,7 +16,8 @@ from scorekeeper.vision.corrections import CorrectionsError, load_corrections
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import CROP, CROP_CONTEXT, box_iou, crop_boxes, finder_scale
-from scorekeeper.synthetic.render import random_scene, render_with_visibility
+from scorekeeper.synthetic.render import render_with_visibility
+from scorekeeper.synthetic.scene import random_scene
 
 SYNTH_SIZES = ((640, 480), (640, 480), (640, 480), (800, 600), (1280, 720))
 """Frame sizes rendered, drawn uniformly (webcams are mostly 640x480)."""

@@ -25,7 +25,8 @@ from scorekeeper.training.manifest import read_manifest, update_manifest
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.processing import pips_input
 from scorekeeper.vision.reader import OnnxDiceReader, sha256_of
-from scorekeeper.synthetic.render import random_scene, render
+from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.scene import random_scene
 
 CALIBRATION_SCENES = 48
 """Rendered scenes whose found dice calibrate the int8 reader (seeded apart from training's)."""

@@ -34,7 +34,8 @@ from scorekeeper.evaluation.assessment import machine_name, resized
 from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import ALIGN, CROP, FINDER_MAX_SIDE, FINDER_SCALE, STRIDE, box_iou, crop_boxes, decode_finder, finder_input, suppress_overlaps
-from scorekeeper.synthetic.render import random_scene, render_with_visibility
+from scorekeeper.synthetic.render import render_with_visibility
+from scorekeeper.synthetic.scene import random_scene
 from scorekeeper.vision.reader import FINDER_FILE, PIPS_FILE, sha256_of
 
 log = logging.getLogger(__name__)
