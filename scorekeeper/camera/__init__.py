@@ -1,4 +1,5 @@
-"""From camera frames to rolls, without a window: frame sources, the rolling area, settling, the watch loop.
+"""From camera frames to rolls, without a window: frame sources, the rolling area, the camera's own
+motion, settling, the watch loop.
 
 No Qt here. ``scorekeeper watch`` and the window's capture thread both run a :class:`Watcher`::
 

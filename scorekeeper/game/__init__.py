@@ -1,4 +1,12 @@
-"""The game: an append-only log of events, the state derived from it, saving and loading.
+"""The game: an append-only log of events, the state derived from it, and its files.
+
+By module: ``events`` (the log's events); ``game`` and ``state`` (the game and the state derived
+from its steps in force); ``controller`` (what every table plays through); ``commands`` (what a
+typed line means); ``journal`` (the journal file and its crash recovery) and ``journal_error``;
+``lock`` (one writer per game); ``games_folder`` (where games are kept, the unfinished ones);
+``save`` (saved games, and telling a journal from a saved game); ``history`` and
+``history_edits`` (the finished turns, and replacing one); ``photos`` (each roll's picture);
+``describe`` (turns and steps in plain words); ``resume`` (the games a player can go on with).
 
 Pure Python: nothing here imports Qt, OpenCV, onnxruntime or numpy.
 """
