@@ -35,6 +35,7 @@ from scorekeeper.export.writers import SHEET_FILES, written_words
 from scorekeeper.game.photos import delete_game
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import FarkleError, GameKind, RuleSet
+from scorekeeper.scoreboard.banner import BannerKind, banner_of
 from scorekeeper.serve import BackgroundServer, NoNetwork, Reach, Sharing, network_address
 from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
@@ -80,6 +81,12 @@ class WindowOptions:
     """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
     setting can switch them off as well)."""
 
+
+BANNER_STYLES = {
+    BannerKind.WON: "background: #2e7d32; color: white; padding: 8px",
+    BannerKind.LAST_LAP: "background: #f39c12; color: black; padding: 8px",
+}
+"""The banner's colours for each thing it announces."""
 
 WINDOW_SHAPE = Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
 """The window states that set a window's size (not minimized or active)."""
@@ -382,26 +389,20 @@ class MainWindow(QMainWindow):
             self.turn_panel.command(step)
 
     def refresh(self) -> None:
+        """Follow the game: the phones' server on the game on screen, the dice or card edition's
+        turn panel, and the banner."""
         if self.phones is not None and self.controller.journal is not None:
             self.phones.follow(self.controller.journal.path)
         state = self.controller.state
         cards = state is not None and state.rules.kind is GameKind.CARDS
         self.turns.setCurrentWidget(self.flip_panel if cards else self.turn_panel)
         self.camera.setVisible(not cards)
-        if state is None:
+        banner = banner_of(state)
+        if banner is None:
             self.banner.hide()
             return
-        if state.over:
-            names = " and ".join(state.players[seat].name for seat in state.winners)
-            self.banner.setText(f"{names} win{'s' if len(state.winners) == 1 else ''} the game!")
-            self.banner.setStyleSheet("background: #2e7d32; color: white; padding: 8px")
-        elif state.final_lap:
-            mark = state.players[state.lap_mark].name if state.lap_mark is not None else ""
-            self.banner.setText(f"LAST LAP: {mark} reached {state.target:,}; everyone else has one more turn")
-            self.banner.setStyleSheet("background: #f39c12; color: black; padding: 8px")
-        else:
-            self.banner.hide()
-            return
+        self.banner.setText(banner.text)
+        self.banner.setStyleSheet(BANNER_STYLES[banner.kind])
         self.banner.show()
 
     def startup(self) -> None:
