@@ -9,23 +9,19 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtCore import QByteArray, QRect, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractSpinBox,
     QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -41,9 +37,10 @@ from scorekeeper.settings import Settings, load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel
-from scorekeeper.ui.keyboard import command_of, is_enter
+from scorekeeper.ui.key_routing import TurnKeys
 from scorekeeper.ui.new_game import NewGameDialog
 from scorekeeper.ui.phone_dialog import PhoneDialog
+from scorekeeper.ui.plain_labels import PlainTextLabels, make_plain
 from scorekeeper.ui.resume_dialog import ResumeChoice, ResumeDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
@@ -54,12 +51,6 @@ if TYPE_CHECKING:
     from scorekeeper.ui.worker import ReaderFactory, SourceOpener
 
 log = logging.getLogger(__name__)
-
-TYPED = frozenset("0123456789cC-, ")
-"""Characters of the typed line (dice, points, corrections) that reach it wherever the focus is."""
-TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
-"""Widgets that take typing themselves: keys pressed in them stay there."""
-
 
 @dataclass(frozen=True)
 class WindowOptions:
@@ -185,42 +176,15 @@ class MainWindow(QMainWindow):
         self.refresh()
         if settings_problem:
             self.statusBar().showMessage(settings_problem, 15000)
-        for label in self.findChildren(QLabel):
-            label.setTextFormat(Qt.TextFormat.PlainText)
+        make_plain(self)
         app = QApplication.instance()
         if app is not None:
-            app.installEventFilter(self)
+            app.installEventFilter(PlainTextLabels(self))
+            app.installEventFilter(TurnKeys(self, self.typing_target))
 
     def typing_target(self) -> QWidget:
         """Where typed dice, points and command keys go: the current turn panel's line."""
         return self.flip_panel.points if self.turns.currentWidget() is self.flip_panel else self.turn_panel.entry
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """The keyboard does it all, whatever was clicked last: a key for the turn pressed while the
-        focus is on a button, the scoreboard, the history or the camera goes to the typing line.
-        And every label of the program shown from now on, the dialogs', message boxes' and tool tips'
-        included, is made plain text as it is first shown (polished), as the window's own are when it
-        is made: Qt would read a player named ``<h1>Ann</h1>``, or a file or a message quoting one,
-        as HTML."""
-        if event.type() == QEvent.Type.Polish and isinstance(watched, QLabel):
-            watched.setTextFormat(Qt.TextFormat.PlainText)
-        elif event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and self._for_the_turn(watched, event):
-            target = self.typing_target()
-            target.setFocus(Qt.FocusReason.OtherFocusReason)
-            copy = QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(), event.isAutoRepeat(), event.count())
-            QApplication.sendEvent(target, copy)
-            return True
-        return super().eventFilter(watched, event)
-
-    def _for_the_turn(self, watched: QObject, event: QKeyEvent) -> bool:
-        if not isinstance(watched, QWidget) or watched.window() is not self or isinstance(watched, TEXT_INPUTS):
-            return False
-        focus = QApplication.focusWidget()
-        if watched is not (focus or self) or not self.typing_target().isEnabled():
-            return False
-        plain = not event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-        typed = plain and (event.text() in TYPED and event.text() != "" or event.key() == Qt.Key.Key_Backspace)
-        return command_of(event) is not None or is_enter(event) or typed
 
     def _camera_pane(self) -> QWidget:
         try:
