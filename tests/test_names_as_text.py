@@ -79,7 +79,7 @@ def test_a_message_box_shows_a_name_or_a_file_as_typed(qtbot: QtBot, tmp_path: P
 
     QTimer.singleShot(50, read_the_box)
     target = tmp_path / "<b>no such folder</b>" / "sheet.csv"
-    assert not window.export_sheet(target, "csv")
+    assert not window.games.export_sheet(target, "csv")
     assert any(str(target) in text for text in seen), seen
     window.close()
 

@@ -43,7 +43,7 @@ def test_the_window_and_the_command_line_write_every_format_through_one_writer(
     window.turn_panel.submit("115")
     window.turn_panel.command("bank")
     for kind in ("csv", "html", "pdf"):
-        assert window.export_sheet(tmp_path / f"window.{kind}", kind)
+        assert window.games.export_sheet(tmp_path / f"window.{kind}", kind)
     assert window.controller.game is not None
     saved = tmp_path / "game.json"
     save_game(window.controller.game, saved)

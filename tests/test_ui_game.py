@@ -151,7 +151,7 @@ def test_a_three_player_game_from_the_table_to_the_score_sheet(qtbot: QtBot, tmp
     assert [p.score for p in state.players] == expected == [2550, 1100, 0]
 
     sheet = tmp_path / "sheet.csv"
-    assert window.export_sheet(sheet, "csv")
+    assert window.games.export_sheet(sheet, "csv")
     rows = list(csv.reader(sheet.open()))
     assert ["winner", "Ann"] in rows
     header = rows.index(["player", "score", "Farkles"])
@@ -164,6 +164,6 @@ def test_a_three_player_game_from_the_table_to_the_score_sheet(qtbot: QtBot, tmp
     assert [int(x) for x in turns[-1][-3:]] == expected
     assert turns[2][6] == "Farkle"
     html = tmp_path / "sheet.html"
-    assert window.export_sheet(html, "html")
+    assert window.games.export_sheet(html, "html")
     assert "Winner: Ann" in html.read_text() and "2,550" in html.read_text()
     window.close()

@@ -160,7 +160,7 @@ def test_the_resume_offer_lists_every_unfinished_game_newest_first(qtbot: QtBot,
         dialog.buttons[next(c for c in dialog.buttons if c.value == "resume")].click()
 
     QTimer.singleShot(50, answer)
-    window.startup()
+    window.games.startup()
     assert shown == [
         [
             "Sat 5 Dec 2026, 19:30 · Dee 100, Eve 0, Fay 0 · Eve to play · retail",

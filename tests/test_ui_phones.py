@@ -71,27 +71,27 @@ def decoded(dialog: PhoneDialog) -> str:
 
 def test_the_scoreboard_is_not_shared_until_asked(window: MainWindow) -> None:
     assert window.controller.start(load_rules("retail"), ["Ann", "Bob"])
-    assert window.phones is None
-    assert window.phones_action.text() == "Scoreboard on &phones..."
+    assert window.phone_sharing.server is None
+    assert window.menus.phones.text() == "Scoreboard on &phones..."
     view = next(action.menu() for action in window.menuBar().actions() if action.text() == "&View")
-    assert isinstance(view, QMenu) and window.phones_action in view.actions()
+    assert isinstance(view, QMenu) and window.menus.phones in view.actions()
 
 
 def test_with_no_game_on_screen_the_window_says_to_start_one(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     said: list[str] = []
     monkeypatch.setattr(QMessageBox, "information", lambda parent, title, text: said.append(text))
-    assert window.share_with_phones() is None
-    assert said == ["Start or resume a game first (Game > New game)."] and window.phones is None
+    assert window.phone_sharing.share() is None
+    assert said == ["Start or resume a game first (Game > New game)."] and window.phone_sharing.server is None
 
 
 def test_the_view_menu_shares_the_game_on_screen_with_a_qr_code_of_its_address(window: MainWindow, qtbot: QtBot) -> None:
     controller = window.controller
     assert controller.start(load_rules("retail"), ["Ann", "Bob"])
-    window.phones_action.trigger()
+    window.menus.phones.trigger()
     dialog = window.findChild(PhoneDialog)
     assert dialog is not None and dialog.isVisible()
-    assert window.phones is not None
-    url = window.phones.url
+    assert window.phone_sharing.server is not None
+    url = window.phone_sharing.server.url
     assert url.startswith(f"http://{LOCAL}:") and dialog.address.text() == url
     assert decoded(dialog) == url
     assert "Ann to play" in page(url)
@@ -104,19 +104,19 @@ def test_the_view_menu_shares_the_game_on_screen_with_a_qr_code_of_its_address(w
 
     assert controller.start(load_rules("retail"), ["Zoe", "Yan"])
     qtbot.waitUntil(lambda: "Zoe to play" in page(url), timeout=3000)
-    assert window.phones is not None and window.phones.url == url, "the phones keep the same address"
+    assert window.phone_sharing.server is not None and window.phone_sharing.server.url == url, "the phones keep the same address"
 
     dialog.stop_button.click()
-    assert window.phones is None and not dialog.isVisible()
+    assert window.phone_sharing.server is None and not dialog.isVisible()
     with pytest.raises(urllib.error.URLError):
         page(url)
 
 
 def test_closing_the_window_stops_the_server(window: MainWindow) -> None:
     assert window.controller.start(load_rules("retail"), ["Ann"])
-    dialog = window.share_with_phones()
-    assert dialog is not None and window.phones is not None
-    url = window.phones.url
+    dialog = window.phone_sharing.share()
+    assert dialog is not None and window.phone_sharing.server is not None
+    url = window.phone_sharing.server.url
     assert "Ann to play" in page(url)
     window.close()
     with pytest.raises(urllib.error.URLError):
@@ -131,9 +131,9 @@ all of 127.0.0.0/8), so that no test listens on a real network."""
 def test_the_phones_sharing_chooses_the_network_or_this_machine_only_and_says_which(qtbot: QtBot, tmp_path: Path) -> None:
     window = window_with_network(qtbot, tmp_path / "home", STAND_IN_NETWORK)
     assert window.controller.start(load_rules("retail"), ["Ann", "Bob"])
-    dialog = window.share_with_phones()
-    assert dialog is not None and window.phones is not None
-    on_network = window.phones.url
+    dialog = window.phone_sharing.share()
+    assert dialog is not None and window.phone_sharing.server is not None
+    on_network = window.phone_sharing.server.url
     assert on_network.startswith(f"http://{STAND_IN_NETWORK}:"), "the network where this machine has one"
     network, only_here = dialog.choices[Reach.NETWORK], dialog.choices[Reach.THIS_MACHINE]
     assert network.isChecked() and network.isEnabled() and not only_here.isChecked()
@@ -143,8 +143,8 @@ def test_the_phones_sharing_chooses_the_network_or_this_machine_only_and_says_wh
     assert decoded(dialog) == on_network and "Ann to play" in page(on_network)
 
     only_here.click()
-    assert window.phones is not None
-    here = window.phones.url
+    assert window.phone_sharing.server is not None
+    here = window.phone_sharing.server.url
     assert here.startswith(f"http://{LOCAL}:") and dialog.address.text() == here and decoded(dialog) == here
     assert only_here.isChecked() and not network.isChecked()
     assert dialog.reach.text() == (
@@ -156,22 +156,22 @@ def test_the_phones_sharing_chooses_the_network_or_this_machine_only_and_says_wh
         page(on_network)
 
     network.click()
-    assert window.phones is not None and window.phones.url.startswith(f"http://{STAND_IN_NETWORK}:")
-    assert "Ann to play" in page(window.phones.url)
+    assert window.phone_sharing.server is not None and window.phone_sharing.server.url.startswith(f"http://{STAND_IN_NETWORK}:")
+    assert "Ann to play" in page(window.phone_sharing.server.url)
     with pytest.raises(urllib.error.URLError):
         page(here)
     dialog.stop_button.click()
-    assert window.phones is None
-    again = window.share_with_phones()
+    assert window.phone_sharing.server is None
+    again = window.phone_sharing.share()
     assert again is not None and again.choices[Reach.NETWORK].isChecked(), "the last choice holds"
     window.close()
 
 
 def test_with_no_network_the_phones_sharing_says_only_this_machine_can_open_it(window: MainWindow, qtbot: QtBot) -> None:
     assert window.controller.start(load_rules("retail"), ["Ann", "Bob"])
-    dialog = window.share_with_phones()
-    assert dialog is not None and window.phones is not None
-    assert window.phones.url.startswith(f"http://{LOCAL}:")
+    dialog = window.phone_sharing.share()
+    assert dialog is not None and window.phone_sharing.server is not None
+    assert window.phone_sharing.server.url.startswith(f"http://{LOCAL}:")
     network, only_here = dialog.choices[Reach.NETWORK], dialog.choices[Reach.THIS_MACHINE]
     assert only_here.isChecked() and not network.isEnabled()
     assert network.text() == "Phones on the same network (this machine has no network now)"
@@ -191,7 +191,7 @@ def test_the_network_chosen_when_it_has_gone_is_refused_saying_so(qtbot: QtBot, 
     )
     qtbot.addWidget(window)
     assert window.controller.start(load_rules("retail"), ["Ann"])
-    dialog = window.share_with_phones()
+    dialog = window.phone_sharing.share()
     assert dialog is not None
     dialog.choices[Reach.THIS_MACHINE].click()
     here = dialog.url

@@ -39,7 +39,7 @@ def test_a_roll_the_camera_takes_keeps_its_picture_and_the_pdf_prints_it(qtbot: 
     assert found is not None and found.shown, "the journal on disk names the roll's picture, and it is there"
     window.turn_panel.submit("123456")
     window.turn_panel.command("bank")
-    assert window.export_sheet(tmp_path / "sheet.pdf", "pdf")
+    assert window.games.export_sheet(tmp_path / "sheet.pdf", "pdf")
     assert (tmp_path / "sheet.pdf").read_bytes().count(b"/Subtype /Image") == 1
     assert any("Pictures" in line for line in read_pdf(tmp_path / "sheet.pdf")[1])
     window.close()
@@ -48,7 +48,7 @@ def test_a_roll_the_camera_takes_keeps_its_picture_and_the_pdf_prints_it(qtbot: 
 def test_no_photos_keeps_no_pictures(qtbot: QtBot, tmp_path: Path) -> None:
     table = ScriptedTable(320, 240)
     window = window_on(qtbot, tmp_path, table, keep_photos=False)
-    assert not window.keep_photos_action.isChecked()
+    assert not window.menus.keep_photos.isChecked()
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
     roll_taken(qtbot, window, table, [1, 5, 2, 3, 4, 6])
     journal = window.controller.journal.path
@@ -60,8 +60,8 @@ def test_no_photos_keeps_no_pictures(qtbot: QtBot, tmp_path: Path) -> None:
 def test_the_setting_switches_pictures_off_now_and_at_every_later_start(qtbot: QtBot, tmp_path: Path) -> None:
     table = ScriptedTable(320, 240)
     window = window_on(qtbot, tmp_path, table)
-    assert window.keep_photos_action.isChecked() and window.camera.session.keep_photos
-    window.keep_photos_action.trigger()
+    assert window.menus.keep_photos.isChecked() and window.camera.session.keep_photos
+    window.menus.keep_photos.trigger()
     assert not window.camera.session.keep_photos
     assert json.loads((tmp_path / SETTINGS_FILE).read_text()) == {"keep_photos": False}
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
@@ -69,14 +69,14 @@ def test_the_setting_switches_pictures_off_now_and_at_every_later_start(qtbot: Q
     assert not photos_folder(window.controller.journal.path).exists()
     window.close()
     later = window_on(qtbot, tmp_path, ScriptedTable(320, 240))
-    assert not later.keep_photos_action.isChecked() and not later.camera.session.keep_photos
+    assert not later.menus.keep_photos.isChecked() and not later.camera.session.keep_photos
     later.close()
 
 
 def test_a_settings_file_that_cannot_be_read_is_said_and_the_defaults_used(qtbot: QtBot, tmp_path: Path) -> None:
     (tmp_path / SETTINGS_FILE).write_text('{"keep_photos": "sometimes"}')
     window = window_on(qtbot, tmp_path, None)
-    assert window.keep_photos_action.isChecked()
+    assert window.menus.keep_photos.isChecked()
     assert "'keep_photos' must be true or false" in window.statusBar().currentMessage()
     window.close()
 
@@ -91,9 +91,9 @@ def test_deleting_a_game_deletes_its_pictures_but_never_the_game_on_screen(qtbot
     qtbot.addWidget(dialog)
     assert ResumeChoice.DELETE in dialog.buttons and not dialog.buttons[ResumeChoice.DELETE].isEnabled()
     window.controller.start(load_rules("retail"), ["Cy"])
-    assert not window.delete_game(window.controller.journal.path)
+    assert not window.games.delete_game(window.controller.journal.path)
     assert window.controller.journal.path.exists() and "game on the table" in window.statusBar().currentMessage()
-    assert window.delete_game(journal.path)
+    assert window.games.delete_game(journal.path)
     assert not journal.path.exists() and not photos_folder(journal.path).exists()
     window.close()
 
@@ -114,7 +114,7 @@ def test_the_export_dialog_says_the_html_is_one_file_with_the_pictures_inside(qt
         return str(tmp_path / "sheet.html"), filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", save_as)
-    window.choose_export("html")
+    window.games.choose_export("html")
     assert "self-contained" in asked[0] and "pictures inside" in asked[0], asked
     assert "self-contained" in asked[1] and asked[1].endswith("(*.html)"), "the file type the dialog shows says it too"
     page = (tmp_path / "sheet.html").read_text()

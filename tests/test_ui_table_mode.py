@@ -20,12 +20,12 @@ from tests.ui_fakes import ScriptedTable
 def table_mode_on(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.keyClick(focused(window), Qt.Key.Key_F11)
     screen = window.screen().geometry().size()
-    qtbot.waitUntil(lambda: window.table_mode and window.isFullScreen() and window.size() == screen, timeout=5000)
+    qtbot.waitUntil(lambda: window.table_mode_switch.on and window.isFullScreen() and window.size() == screen, timeout=5000)
 
 
 def test_table_mode_fills_the_screen_with_names_and_scores_a_twelfth_of_its_height(qtbot: QtBot, tmp_path: Path) -> None:
     window = open_window(qtbot, tmp_path)
-    assert window.table_mode_action.text().startswith("&Table mode") and window.table_mode_action.shortcut().toString() == "F11"
+    assert window.table_mode_switch.action.text().startswith("&Table mode") and window.table_mode_switch.action.shortcut().toString() == "F11"
     window.controller.start(load_rules("retail"), ["Ann", "Bob", "Cy"])
     press(qtbot, window, "115234")
     table_mode_on(qtbot, window)
@@ -64,21 +64,21 @@ def test_the_keyboard_keeps_working_in_table_mode_and_esc_leaves_it(qtbot: QtBot
     qtbot.keyClick(focused(window), Qt.Key.Key_Z)
     assert game.state.players[0].score == 0, "Z undoes in table mode too"
     qtbot.keyClick(focused(window), Qt.Key.Key_Escape)
-    assert not window.table_mode and not window.isFullScreen()
+    assert not window.table_mode_switch.on and not window.isFullScreen()
     assert window.menuBar().isVisible() and window.history_dock.isVisible()
     assert window.splitter.widget(0) is window.camera and window.camera.isVisible()
     assert window.pages.currentWidget() is window.splitter
     qtbot.keyClick(focused(window), Qt.Key.Key_F11)
-    assert window.table_mode
+    assert window.table_mode_switch.on
     window.table_view.buttons["leave"].click()
-    assert not window.table_mode
+    assert not window.table_mode_switch.on
     window.close()
 
 
 def test_the_buttons_of_table_mode_take_the_turns_steps(qtbot: QtBot, tmp_path: Path) -> None:
     window = open_window(qtbot, tmp_path)
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
-    window.set_table_mode(True)
+    window.table_mode_switch.set(True)
     press(qtbot, window, "223346")
     window.table_view.buttons["farkle"].click()
     assert window.controller.state.current.name == "Bob"
@@ -94,7 +94,7 @@ def test_a_tap_on_the_small_camera_view_still_corrects_a_die(qtbot: QtBot, tmp_p
     window = window_on(qtbot, tmp_path, table)
     controller = window.controller
     controller.start(load_rules("retail"), ["Ann", "Bob"])
-    window.set_table_mode(True)
+    window.table_mode_switch.set(True)
     QApplication.processEvents()
     table.roll([2, 3, 4])
     qtbot.waitUntil(lambda: controller.state.turn.roll == Dice.from_str("2 3 4"), timeout=20000)

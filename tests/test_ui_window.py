@@ -140,7 +140,7 @@ def test_an_unfinished_game_is_offered_on_start_and_resumed(qtbot: QtBot, tmp_pa
         box.resume_button.click()
 
     QTimer.singleShot(50, answer)
-    window.startup()
+    window.games.startup()
     assert "Ann 1,050" in answers[0]
     state = window.controller.state
     assert state is not None and state.players[0].score == 1050 and state.turn.roll == Dice.from_str("2 3 5")
@@ -162,7 +162,7 @@ def test_a_damaged_journal_is_reported_with_its_line(qtbot: QtBot, tmp_path: Pat
     notices: list[str] = []
     window.controller.notice.connect(notices.append)
     QTimer.singleShot(200, lambda: QApplication.activeModalWidget() and QApplication.activeModalWidget().close())
-    window.resume(path)
+    window.games.resume(path)
     assert window.controller.state.players[0].score == 1050
     assert any("line 8" in n and "damaged" in n for n in notices)
     kept = [p for p in path.parent.iterdir() if ".damaged-" in p.name]
@@ -176,7 +176,7 @@ def test_the_score_sheet_exports_as_pdf_from_the_window(qtbot: QtBot, tmp_path: 
     window.turn_panel.submit("115234")
     window.turn_panel.submit("115")
     window.turn_panel.command("bank")
-    assert window.export_sheet(tmp_path / "sheet.pdf", "pdf")
+    assert window.games.export_sheet(tmp_path / "sheet.pdf", "pdf")
     sizes, lines = read_pdf(tmp_path / "sheet.pdf")
     assert len(sizes) == 1 and sizes[0] == pytest.approx(A4_POINTS, abs=1.0)
     # Ann banked 1 1 5: 100 + 100 + 50 (no entry minimum in the retail chart); Bob has not played

@@ -58,11 +58,11 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     window.show()
     if options.resume is not None:
         resume = options.resume
-        QTimer.singleShot(0, lambda: window.resume(resume))
+        QTimer.singleShot(0, lambda: window.games.resume(resume))
     elif options.players:
         controller.start(options.rules or load_rules("retail"), options.players, options.target)
     elif screenshot is None:
-        QTimer.singleShot(0, window.startup)
+        QTimer.singleShot(0, window.games.startup)
     if screenshot is not None:
 
         def shoot() -> None:
