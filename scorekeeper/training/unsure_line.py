@@ -3,7 +3,8 @@ model folder, which the reader reads its line from (``vision/reader.py``).
 
 The exported models read rendered settled rolls that neither training nor the tests use; at each
 candidate line, the dice a reader holding that line reads are matched to the labels, and the line
-is the lowest at which at least 99.9% of the sure dice are right. The file keeps the line, the
+is the lowest at which at least 99.9% of the sure dice are right (the strictest candidate where
+none is, and the file says so). The file keeps the line, the
 rule, the rolls it was chosen on, the models' SHA-256 and each candidate's counts. Runs from the
 ONNX files alone (onnxruntime, no torch): ``scorekeeper train --choose-unsure-line``.
 """
@@ -43,7 +44,7 @@ TARGET = 0.999
 """The share of sure dice that must be read right at the chosen line."""
 RULE = "the lowest candidate line at which at least the target share of the sure dice are read right (the strictest candidate where none is)"
 """The rule, in words, as the file records it."""
-DATA = "rendered settled rolls (scorekeeper.evaluation.samples.sample_scenes), read one by one"
+DATA = "rendered settled rolls (scorekeeper.evaluation.samples.sample_scenes), read at each candidate line"
 """The rolls the line is chosen on, in words, as the file records it."""
 
 
