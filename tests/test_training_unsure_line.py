@@ -124,3 +124,10 @@ def test_a_line_file_that_is_a_folder_is_called_one(models: Path) -> None:
     (models / UNSURE_LINE_FILE).mkdir()
     with pytest.raises(ModelError, match="is a folder, not a model's unsure line"):
         ModelFiles.load(models)
+
+
+def test_a_wheel_installs_the_line_beside_the_models() -> None:
+    import tomllib
+
+    shipped = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["data-files"]["share/scorekeeper/models"]
+    assert f"models/{UNSURE_LINE_FILE}" in shipped and f"models/{MANIFEST_FILE}" in shipped
