@@ -211,7 +211,8 @@ class OnnxDiceReader:
     """Reads the dice in BGR uint8 frames with the project's two ONNX models.
 
     ``model_dir`` defaults to the committed models; ``threads`` is onnxruntime's intra-op thread
-    count (2 suits a laptop that also runs the window).
+    count (2 suits a laptop that also runs the window); ``unsure_below`` is a line to hold the dice
+    to in place of the one chosen for the models (their ``unsure_line.json`` is then not read).
     """
 
     def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
