@@ -464,9 +464,9 @@ def test_a_long_bad_roll_is_quoted_briefly(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_model_of_the_wrong_kind_is_refused_when_it_loads(tmp_path: Path) -> None:
-    from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, ModelError, OnnxDiceReader, default_model_dir, sha256_of
+    from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, UNSURE_LINE_FILE, ModelError, OnnxDiceReader, default_model_dir, sha256_of
 
-    for name in (FINDER_FILE, PIPS_FILE, MANIFEST_FILE):
+    for name in (FINDER_FILE, PIPS_FILE, MANIFEST_FILE, UNSURE_LINE_FILE):
         shutil.copy(default_model_dir() / name, tmp_path / name)
     manifest = json.loads((tmp_path / MANIFEST_FILE).read_text())
     manifest["pips"] = {"file": FINDER_FILE, "sha256": sha256_of(tmp_path / FINDER_FILE)}

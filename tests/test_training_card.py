@@ -23,6 +23,7 @@ def measures(busy: float | None) -> CardMeasures:
         resized=(Measured("byler_d6 test (held out) x0.5", held_out),),
         conditions=(Measured("light: dim", held_out),),
         fixes={},
+        unsure_line=0.77,
         unsure_source=" (not measured on these models)",
         latency_ms={"640x480": 12.34, "1280x720": 23.45},
         busy_elsewhere=busy,
@@ -41,6 +42,7 @@ def test_the_card_is_written_from_its_measures_alone() -> None:
     assert "- `byler_d6` IMG_1.jpg: 3 5 read as 3 6" in text
     assert "on a test machine:\n640x480 12.3 ms, 1280x720 23.4 ms.\nOther processes kept 10% of the machine's 8 CPUs busy meanwhile.\n" in text
     assert "1,234" in text and "5,678" in text
+    assert "the value at least 0.77 sure. Dice below 0.77 are reported unsure (not measured on these models)." in text
     assert "The machine was busy" not in text
 
 

@@ -15,7 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from scorekeeper.training.quantize import calibration_batches, calibration_frames, quantize_reader
 from scorekeeper.vision.processing import CROP, VIEWS
-from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, OnnxDiceReader, default_model_dir, sha256_of
+from scorekeeper.vision.reader import FINDER_FILE, MANIFEST_FILE, PIPS_FILE, UNSURE_LINE_FILE, OnnxDiceReader, default_model_dir, sha256_of
 
 CALIBRATION = 4
 """Rendered scenes to calibrate on: enough for a few dozen crops, quick on 2 cores."""
@@ -49,10 +49,12 @@ def small_fp32_reader(path: Path) -> None:
 
 @pytest.fixture
 def fp32_folder(tmp_path: Path) -> Path:
-    """The committed finder beside a small fp32 pip reader, with a manifest naming both."""
+    """The committed finder beside a small fp32 pip reader, with a manifest naming both (and the
+    committed unsure line)."""
     folder = tmp_path / "models"
     folder.mkdir()
     shutil.copy(default_model_dir() / FINDER_FILE, folder / FINDER_FILE)
+    shutil.copy(default_model_dir() / UNSURE_LINE_FILE, folder / UNSURE_LINE_FILE)
     small_fp32_reader(folder / PIPS_FILE)
     manifest = json.loads((default_model_dir() / MANIFEST_FILE).read_text(encoding="utf-8"))
     manifest["pips"] = {"file": PIPS_FILE, "sha256": sha256_of(folder / PIPS_FILE)}

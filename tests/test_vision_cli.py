@@ -35,8 +35,8 @@ def labelled(item: LabelledImage) -> list[int]:
 
 
 def model_line() -> float:
-    """The committed manifest's unsure line, read from the file."""
-    return float(json.loads((REPO / "models" / "manifest.json").read_text(encoding="utf-8"))["unsure_below"])
+    """The committed models' unsure line, read from the file training wrote."""
+    return float(json.loads((REPO / "models" / "unsure_line.json").read_text(encoding="utf-8"))["line"])
 
 
 def test_read_json_gives_one_line_per_image_with_the_contract_fields(capsys: pytest.CaptureFixture[str]) -> None:

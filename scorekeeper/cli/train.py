@@ -1,4 +1,5 @@
-"""``scorekeeper train [FOLDER...]``: train the dice reader's models from scratch and write the model card.
+"""``scorekeeper train [FOLDER...]``: train the dice reader's models from scratch, choose their unsure
+line and write the model card; ``--choose-unsure-line`` chooses the line alone on existing models.
 
 A folder is either labelled photos (images/, labels/, split.csv) or the corrections the window kept
 from players' taps (corrections.jsonl). Needs the ``train`` extra (torch); everything else in
@@ -25,7 +26,8 @@ def add_parser(commands: Any) -> None:
         description=(
             "Render synthetic scenes, add the train split of labelled photo folders (YOLO labels, "
             "class = pips - 1, split.csv), train the dice finder and the pip reader from scratch with a "
-            "fixed seed, export both to ONNX and write the model card (models/README.md). Corrections "
+            "fixed seed, export both to ONNX, choose their unsure line on rendered rolls (unsure_line.json) and write "
+            "the model card (models/README.md). Corrections "
             "folders that the window kept from players' taps (corrections.jsonl; the window's is "
             "~/.local/share/scorekeeper/corrections) teach the pip reader their dice too."
         ),
@@ -45,6 +47,13 @@ def add_parser(commands: Any) -> None:
         help="labelled photo folders not to train on, measured in the card as tables the reader never met",
     )
     parser.add_argument("--card-only", action="store_true", help="only measure the models in --out and rewrite the card")
+    parser.add_argument(
+        "--choose-unsure-line", action="store_true",
+        help=(
+            "only choose the unsure line of the models in --out on rendered rolls and write it there as "
+            "unsure_line.json (from the ONNX files: no train extra needed; the card quotes it once rewritten with --card-only)"
+        ),
+    )
     parser.add_argument("--quick", action="store_true", help="a few minutes' smoke run (not the committed model)")
     parser.add_argument(
         "--device", choices=("cpu", "cuda"), default="cpu",
@@ -56,7 +65,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--threads", type=_count, default=None, metavar="N",
-        help="torch threads of the training process (default 2, the recipe's; 1 where other work shares the cores)",
+        help="torch threads of the training process, onnxruntime's while the unsure line is chosen (default 2, the recipe's; 1 where other work shares the cores)",
     )
     parser.add_argument(
         "--no-card", action="store_true",
@@ -77,6 +86,9 @@ def _report(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.vision.corrections import INDEX
+
+    if args.choose_unsure_line:
+        return _choose_unsure_line(args)
 
     photos, corrections = [], []
     for folder in map(Path, args.photos):
@@ -122,4 +134,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     write_card(args.out, photos, args.samples, command, _report, corrections, args.unseen)
     _report(f"model card written to {args.out / 'README.md'}")
+    return 0
+
+
+def _choose_unsure_line(args: argparse.Namespace) -> int:
+    """``--choose-unsure-line``: the training step that chooses the line, alone on the models in ``--out``."""
+    from scorekeeper.training.unsure_line import QUICK_SCENES, SCENES, choose_unsure_line
+    from scorekeeper.vision.reader import UNSURE_LINE_FILE, ModelError
+
+    if args.photos or args.unseen or args.card_only:
+        print("scorekeeper train: --choose-unsure-line works on the models in --out alone: give it no FOLDER, --unseen or --card-only", file=sys.stderr)
+        return 2
+    try:
+        choose_unsure_line(args.out, QUICK_SCENES if args.quick else SCENES, args.threads or 2, _report)
+    except ModelError as exc:
+        print(f"scorekeeper train: {exc}", file=sys.stderr)
+        return 2
+    _report(f"unsure line written to {args.out / UNSURE_LINE_FILE}")
     return 0

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from scorekeeper.safe_input import parse_json, read_text
+from scorekeeper.safe_input import read_text
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.manifest import read_manifest
+from scorekeeper.training.unsure_line import UnsureLine, read_unsure_line
 from scorekeeper.training.data import SMALL_SHARE, SMALL_SIDES, UPRIGHT_TILT
 from scorekeeper.training.quantize import CALIBRATION_PHOTO_EVERY, CALIBRATION_SCENES
 from scorekeeper.training.shapes import reader_layers, reader_multiply_adds
@@ -33,7 +34,7 @@ from scorekeeper.evaluation.assessment import (
 from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
-from scorekeeper.vision.reader import FINDER_DIE, ModelFiles, OnnxDiceReader
+from scorekeeper.vision.reader import FINDER_DIE, UNSURE_LINE_FILE, ModelFiles, OnnxDiceReader
 from scorekeeper.synthetic.render import render
 from scorekeeper.synthetic.scene import random_scene
 
@@ -94,26 +95,17 @@ def licence_of(folder: Path) -> str:
     return next((line.strip() for line in lines if "license" in line.lower() or "licence" in line.lower()), "the README names no licence")
 
 
-UNSURE_RECORD = "unsure_line.json"
-"""Where ``benchmarks/unsure_threshold.py --record`` writes its measurement, in the model folder."""
-
-
-def _unsure_measurement(model_dir: Path, manifest: dict[str, Any]) -> str:
-    """Where the unsure line comes from, quoted from the benchmark's record when it was made on
-    these models; else that it was not measured on them."""
-    try:
-        record = parse_json(read_text(model_dir / UNSURE_RECORD, "unsure line record", limit=1_000_000), UNSURE_RECORD)
-        same = all(record["models"][key] == manifest[key]["sha256"] for key in ("finder", "pips"))
-        row = next(row for row in record["rows"] if row["threshold"] == record["chosen"])
-    except (OSError, ValueError, KeyError, TypeError, StopIteration):
-        return " (not measured on these models: run `python benchmarks/unsure_threshold.py --record`)"
-    if not same:
-        return f" (`{UNSURE_RECORD}` was measured on other models: run `python benchmarks/unsure_threshold.py --record`)"
-    right = 1 - row["wrong_and_sure"] / row["sure"] if row["sure"] else 1.0
+def _unsure_source(chosen: UnsureLine) -> str:
+    """Where the unsure line comes from, quoted from the record training wrote beside the models."""
+    row = chosen.chosen_row
+    how = (
+        f"the lowest line at which {chosen.target:.1%} of sure dice are right" if chosen.met_target
+        else f"the strictest line tried, as none had {chosen.target:.1%} of sure dice right"
+    )
     return (
-        f": the lowest line at which {record['target']:.1%} of sure dice are right on {record['scenes']:,} rendered rolls"
-        f" (`benchmarks/unsure_threshold.py`, recorded in `{UNSURE_RECORD}`: at {record['chosen']}, {right:.2%} of"
-        f" {row['sure']:,} sure dice right, {row['unsure']:,} unsure)"
+        f": {how} on {chosen.scenes:,} rendered rolls"
+        f" (chosen by `scorekeeper train`, recorded in `{UNSURE_LINE_FILE}`: at {chosen.line}, {row.right_when_sure:.2%} of"
+        f" {row.sure:,} sure dice right, {row.unsure:,} unsure)"
     )
 
 
@@ -177,8 +169,10 @@ class CardMeasures:
     """The scores per renderer condition."""
     fixes: Mapping[str, Mapping[str, list[LabelFix]]]
     """The project's reviewed label fixes applied, per folder and split."""
+    unsure_line: float
+    """The models' unsure line, as training chose it (``models/unsure_line.json``)."""
     unsure_source: str
-    """Where the unsure line comes from, as the card says it (``_unsure_measurement``)."""
+    """Where the unsure line comes from, as the card says it (``_unsure_source``)."""
     latency_ms: Mapping[str, float]
     """Median milliseconds of one read, per frame size ("640x480", "1280x720")."""
     busy_elsewhere: float | None
@@ -201,6 +195,7 @@ def measure_card(
     """Measure what the card reports about the models in ``model_dir``. ``unseen`` photo folders were
     not trained on: they are measured as tables the reader never met."""
     manifest = read_manifest(model_dir)
+    chosen = read_unsure_line(model_dir)
     reader = OnnxDiceReader(model_dir)
     numbers: dict[str, object] = {}
     at_the_table: list[AtTheTable] = []
@@ -292,7 +287,8 @@ def measure_card(
         resized=tuple(resized_scores),
         conditions=tuple(conditions),
         fixes=all_fixes,
-        unsure_source=_unsure_measurement(model_dir, manifest),
+        unsure_line=chosen.line,
+        unsure_source=_unsure_source(chosen),
         latency_ms=latency,
         busy_elsewhere=busy,
         cpus=os.cpu_count(),
@@ -373,7 +369,7 @@ Two stages, both trained from scratch (no pretrained weights), run with onnxrunt
    is sure of them (peak >= {SURE_FIND}) and that probability is under {DOUBTED}: those stay, read at
    most 50% sure, so they are asked about. Weak finds (peaks from {WEAK_FIND} up to the threshold) are read
    too and kept only when the reader would score them without asking: "not a die" under
-   {WEAK_NOT_A_DIE} and the value at least {manifest['unsure_below']} sure. Dice below {manifest['unsure_below']} are reported unsure{measures.unsure_source}.{int8}
+   {WEAK_NOT_A_DIE} and the value at least {measures.unsure_line} sure. Dice below {measures.unsure_line} are reported unsure{measures.unsure_source}.{int8}
 
 Why two stages: the finder only has to say "a die is here" on a cheap scaled-down frame, while
 the pips of a 15-30 px die are read at full resolution, where they are 2-4 px across; scaled down

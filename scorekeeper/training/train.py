@@ -1,5 +1,5 @@
 """Train the dice finder and the pip reader from scratch, export both to ONNX (the pip reader then
-quantized to int8) and write the model card.
+quantized to int8) and choose their unsure line (``unsure_line``).
 
 Imports torch: only ``scorekeeper train`` loads this module (install the ``train`` extra).
 """
@@ -30,6 +30,7 @@ from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_
 from scorekeeper.training.nets import Finder, PipReader
 from scorekeeper.training.manifest import update_manifest, write_manifest
 from scorekeeper.training.quantize import calibration_frames, quantize_reader
+from scorekeeper.training.unsure_line import QUICK_SCENES, SCENES, choose_unsure_line
 from scorekeeper.evaluation.assessment import machine_name, resized
 from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.vision.detections import Detections
@@ -101,16 +102,14 @@ class TrainConfig:
     dice) are repeated as "not a die": the reader must refuse them however much they look like a face."""
     finder_threshold: float = 0.3
     """Written to the manifest: heatmap peaks at least this high are candidate dice."""
-    unsure_below: float = 0.85
-    """Written to the manifest: dice read with less confidence are reported unsure. The lowest line
-    at which 99.9% of sure dice are right on rendered rolls kept apart for the choice
-    (``benchmarks/unsure_threshold.py``)."""
+    unsure_line_scenes: int = SCENES
+    """Rendered rolls the exported models' unsure line is chosen on (``unsure_line``)."""
 
 
 def quick(config: TrainConfig) -> TrainConfig:
     """``config`` cut down to a smoke run: minutes, not a model to use. The finder gets enough
     steps to find some dice, or the int8 pip reader has no crops to be calibrated on."""
-    return replace(config, synthetic=60, photo_repeat=1, finder_steps=400, reader_steps=30, mined_scenes=20)
+    return replace(config, synthetic=60, photo_repeat=1, finder_steps=400, reader_steps=30, mined_scenes=20, unsure_line_scenes=QUICK_SCENES)
 
 
 def training_photos(folder: Path) -> list[LabelledImage]:
@@ -572,7 +571,8 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
 def run_training(
     config: TrainConfig, photo_folders: Sequence[Path], out_dir: Path, report: Callable[[str], None], corrections: Sequence[Path] = ()
 ) -> float:
-    """Train both models and export them into ``out_dir``; returns the seconds it took."""
+    """Train both models, export them into ``out_dir`` and choose their unsure line there; returns
+    the seconds the training took."""
     start = time.monotonic()
     torch.set_num_threads(config.threads)
     _seed_all(config.seed)
@@ -584,7 +584,7 @@ def run_training(
     samples.extend(mine(finder, config, photo_folders, report))
     reader = train_reader(samples, config, report)
     export(finder, reader, out_dir, config, {
-        "finder_threshold": config.finder_threshold, "unsure_below": config.unsure_below,
+        "finder_threshold": config.finder_threshold,
         "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE,
         "train_machine": f"{device_name(config)}, forward passes in {precision}",
     })
@@ -594,4 +594,5 @@ def run_training(
     seconds = time.monotonic() - start
     update_manifest(out_dir, {"train_seconds": round(seconds)})
     report(f"pip reader quantized to int8 on {crops} calibration crops; exported to {out_dir} after {seconds / 60:.1f} min")
+    choose_unsure_line(out_dir, config.unsure_line_scenes, config.threads, report)
     return seconds

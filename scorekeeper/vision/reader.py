@@ -50,6 +50,9 @@ EMBEDDING_OUTPUT = "embedding"
 """The pip reader's second output: each crop's embedding, which a table's learned head reads."""
 MANIFEST_FILE = "manifest.json"
 """The model folder's manifest: file names, SHA-256 and thresholds, written by ``scorekeeper train``."""
+UNSURE_LINE_FILE = "unsure_line.json"
+"""The model folder's unsure line, chosen on the exported models by training (``training/unsure_line.py``)."""
+CHOOSE_LINE_HINT = "choose it with `scorekeeper train --choose-unsure-line --out FOLDER` or restore it with `git checkout -- models/`"
 MAX_MANIFEST_BYTES = 1_000_000
 """The largest model manifest read (the committed one takes about 1 KB)."""
 MAX_MODEL_BYTES = 100_000_000
@@ -105,7 +108,8 @@ class ModelFiles:
     finder_threshold: float
     """Heatmap peaks at least this high are candidate dice."""
     unsure_below: float
-    """Dice read with less confidence are reported unsure."""
+    """Dice read with less confidence are reported unsure: the line chosen for these models
+    (``unsure_line.json``), unless another was given at load."""
     finder_scale: float = 0.5
     """The finder looks at the frame resized by this factor at most, as in its training."""
     finder_max_side: int = 640
@@ -115,8 +119,9 @@ class ModelFiles:
     """The pip reader file's SHA-256, as checked at load: what a table learned is tied to it."""
 
     @classmethod
-    def load(cls, folder: Path | None = None) -> ModelFiles:
-        """Read the manifest and check both files' SHA-256."""
+    def load(cls, folder: Path | None = None, unsure_below: float | None = None) -> ModelFiles:
+        """Read the manifest, check both files' SHA-256 and read the line chosen for them (not read
+        where ``unsure_below`` is given in its place: training chooses the line with such a reader)."""
         folder = default_model_dir() if folder is None else Path(folder)
         if folder.is_file() and folder.name == MANIFEST_FILE:
             folder = folder.parent
@@ -133,7 +138,6 @@ class ModelFiles:
         try:
             entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
             finder_threshold = float(manifest["finder_threshold"])
-            unsure_below = float(manifest["unsure_below"])
             scale = float(manifest.get("finder_scale", cls.finder_scale))
             max_side = int(manifest.get("finder_max_side", cls.finder_max_side))
         except (ValueError, KeyError, TypeError) as exc:
@@ -146,7 +150,29 @@ class ModelFiles:
                 raise ModelError(f"model file {path} is damaged: SHA-256 {actual[:16]}... is not the expected {expected[:16]}...; {RESTORE_HINT}")
         if not (0 < scale <= 1 and max_side >= ALIGN):
             raise ModelError(f"damaged model manifest {manifest_path}: finder scale {scale} or side {max_side} is out of range; {RESTORE_HINT}")
+        if unsure_below is None:
+            unsure_below = chosen_line(folder)
         return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side, entries["pips"][1])
+
+
+def chosen_line(folder: Path) -> float:
+    """The unsure line chosen for the models in ``folder``, checked as the manifest is: present,
+    whole, within bounds and a share from 0 to 1."""
+    path = folder / UNSURE_LINE_FILE
+    if not os.path.lexists(path):
+        raise ModelError(f"the model folder {folder} has no unsure line: {UNSURE_LINE_FILE} is missing; {CHOOSE_LINE_HINT}")
+    try:
+        text = read_text(path, "model's unsure line", ModelError, limit=MAX_MANIFEST_BYTES)
+    except ModelError as exc:
+        raise ModelError(f"{exc}; {CHOOSE_LINE_HINT}") from None
+    record = parse_json(text, f"damaged unsure line {path}", ModelError)
+    try:
+        line = float(record["line"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"damaged unsure line {path} ({exc!r}); {CHOOSE_LINE_HINT}") from None
+    if not 0 <= line <= 1:
+        raise ModelError(f"damaged unsure line {path}: the line {line} is not a share from 0 to 1; {CHOOSE_LINE_HINT}")
+    return line
 
 
 def _session(path: Path, threads: int, input_name: str) -> Any:
@@ -185,18 +211,19 @@ class OnnxDiceReader:
     """Reads the dice in BGR uint8 frames with the project's two ONNX models.
 
     ``model_dir`` defaults to the committed models; ``threads`` is onnxruntime's intra-op thread
-    count (2 suits a laptop that also runs the window).
+    count (2 suits a laptop that also runs the window); ``unsure_below`` is a line to hold the dice
+    to in place of the one chosen for the models (their ``unsure_line.json`` is then not read).
     """
 
     def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
-        self.files = ModelFiles.load(model_dir)
+        self.files = ModelFiles.load(model_dir, unsure_below)
         self._finder = _session(self.files.finder, threads, "frame")
         self._pips = _session(self.files.pips, threads, "crops")
         outputs = {node.name: node.shape for node in self._pips.get_outputs()}
         self._embeds = EMBEDDING_OUTPUT in outputs
         width = outputs.get(EMBEDDING_OUTPUT, [None, 0])[-1]
         self._width = width if isinstance(width, int) else int(self._pips.run(None, {"crops": np.zeros((1, 3, CROP, CROP), np.float32)})[1].shape[1])
-        self.unsure_below = self.files.unsure_below if unsure_below is None else unsure_below
+        self.unsure_below = self.files.unsure_below
         """Dice read with less confidence are reported unsure."""
         self.die_size = 0.0
         """A die's edge in frame pixels at this table (0: not known): the finder then looks at
