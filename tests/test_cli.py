@@ -232,8 +232,8 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
     assert "does not score" not in out
     assert "Not on this chart: four of a kind and a pair, two triplets" in out
-    _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6000")
-    assert "target 6,000" in err and "10,000, 5,000, 7,500" in err
+    _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6025")
+    assert "target 6,025: must be a positive number of points, a multiple of 50" in err
 
 
 def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,7 +56,7 @@ def add_parser(commands: Any) -> None:
     )
     add_rules_options(parser)
     parser.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
-    parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    parser.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     parser.add_argument(
         "--save", metavar="FILE", type=Path, help="save the game to FILE after every step too (a new file, or a save of this game)"
     )

@@ -64,7 +64,7 @@ def add_parser(commands: Any) -> None:
     )
     add_rules_options(game)
     game.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
-    game.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    game.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     game.add_argument(
         "--decisions",
         metavar="FILE",

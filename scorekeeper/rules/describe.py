@@ -69,9 +69,15 @@ def describe_rules(rules: RuleSet) -> list[str]:
             lines.append(f"Farkle cards {counts} toward getting on the board.")
     else:
         lines.append("No minimum to get on the board.")
+    floor = " (it may take a score below zero)" if t.penalty_below_zero else " (never below zero)"
+    if t.each_farkle_penalty:
+        lines.append(f"Each Farkle costs {_points(t.each_farkle_penalty)} off the score{floor}.")
     if t.farkle_penalty:
-        floor = "" if t.penalty_below_zero else " (never below zero)"
-        lines.append(f"{t.farkle_penalty_streak} Farkles in a row cost {_points(t.farkle_penalty)}{floor}.")
+        more = " more" if t.each_farkle_penalty else ""
+        lines.append(
+            f"{t.farkle_penalty_streak} Farkles in a row cost {_points(t.farkle_penalty)}{more}"
+            f"{'' if t.each_farkle_penalty else floor}."
+        )
     if t.six_of_a_kind_wins:
         when = "after the turn is banked" if t.instant_win_banks_turn else "before it is scored"
         lines.append(f"Six of a kind wins the game on the spot, {when}.")

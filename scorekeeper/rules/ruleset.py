@@ -15,6 +15,13 @@ from scorekeeper.rules.errors import RuleFileError
 from scorekeeper.safe_input import is_plain_number, quote
 
 
+MAX_TARGET = 1_000_000
+"""The highest target (and short target) a game may be played to."""
+ANY_TARGET_FROM = 1_000
+"""The lowest target a game may be played to under any rules: every multiple of 50 from here to
+:data:`MAX_TARGET` is allowed, besides the targets the rules themselves offer."""
+
+
 class GameKind(enum.Enum):
     """What the players throw: real dice, or the Farkle Flip cards."""
 
@@ -155,12 +162,14 @@ class TurnRules:
     """Points a player must bank in one turn to get on the board (0 = none)."""
     farkle_cards_count_toward_entry: bool
     """Whether the Farkle-card bonus counts toward the entry minimum (card edition)."""
+    each_farkle_penalty: int
+    """Points lost for every Farkle (0 = none); a completed streak costs ``farkle_penalty`` on top."""
     farkle_penalty: int
     """Points lost for Farkling ``farkle_penalty_streak`` turns in a row (0 = no penalty)."""
     farkle_penalty_streak: int
     """How many Farkles in a row cost the penalty; the streak then starts over."""
     penalty_below_zero: bool
-    """Whether the penalty may take a banked score below zero."""
+    """Whether a Farkle penalty may take a banked score below zero."""
     six_of_a_kind_wins: bool
     """Keeping six of a kind wins the game on the spot."""
     instant_win_banks_turn: bool
@@ -218,3 +227,12 @@ class RuleSet:
         if self.end.short_targets and players >= self.end.short_targets_min_players:
             return (self.end.target, *self.end.short_targets)
         return (self.end.target,)
+
+    def any_target(self, target: int) -> bool:
+        """Whether ``target`` is one of the targets any game may be played to, whatever the rules offer.
+
+        >>> from scorekeeper.rules import load_rules
+        >>> [load_rules("retail").any_target(t) for t in (500, 1000, 3050, 3075)]
+        [False, True, True, False]
+        """
+        return ANY_TARGET_FROM <= target <= MAX_TARGET and target % 50 == 0
