@@ -467,28 +467,11 @@ def _farkle(state: GameState, action: Farkled) -> GameState:
     else:
         player = replace(player, farkle_cards=player.farkle_cards + 1)
     in_a_row = player.farkle_streak + 1
-    penalty, streak = farkle_cost(rules, player.score, player.farkle_streak), in_a_row
+    penalty, streak = rules.turn.farkle_cost(player.score, player.farkle_streak), in_a_row
     if rules.turn.farkle_penalty and streak >= rules.turn.farkle_penalty_streak:
         streak = 0
     player = replace(player, score=player.score - penalty, farkle_streak=streak)
     return _end_turn(state, Outcome.FARKLED, player, points=0, bonus=0, penalty=penalty, in_a_row=in_a_row)
-
-
-def farkle_cost(rules: RuleSet, score: int, streak: int) -> int:
-    """Points a Farkle now takes off a score of ``score`` after ``streak`` Farkles in a row: the
-    penalty for each Farkle, plus the streak's penalty when this Farkle completes it, no more than
-    the score holds unless the rules let a penalty take it below zero.
-
-    >>> from scorekeeper.rules import load_rules
-    >>> rules = load_rules("retail+farkle-penalty-500+three-farkle-penalty")
-    >>> farkle_cost(rules, 3000, 0), farkle_cost(rules, 3000, 2), farkle_cost(rules, 300, 2)
-    (500, 1500, 300)
-    """
-    turn = rules.turn
-    penalty = turn.each_farkle_penalty
-    if turn.farkle_penalty and streak + 1 >= turn.farkle_penalty_streak:
-        penalty += turn.farkle_penalty
-    return penalty if turn.penalty_below_zero else min(penalty, max(score, 0))
 
 
 def _instant_win(state: GameState, turn: TurnState) -> GameState:

@@ -177,6 +177,21 @@ class TurnRules:
     farkle_card_value: int
     """Points each held Farkle card adds when its holder next banks (card edition; 0 = none)."""
 
+    def farkle_cost(self, score: int, streak: int) -> int:
+        """Points a Farkle takes off a banked ``score`` after ``streak`` Farkles in a row: the
+        penalty for each Farkle, plus the streak's penalty when this Farkle completes the streak, no
+        more than the score holds unless a penalty may take it below zero.
+
+        >>> from scorekeeper.rules import load_rules
+        >>> turn = load_rules("retail+farkle-penalty-500+three-farkle-penalty").turn
+        >>> turn.farkle_cost(3000, 0), turn.farkle_cost(3000, 2), turn.farkle_cost(300, 2), turn.farkle_cost(-50, 0)
+        (500, 1500, 300, 0)
+        """
+        penalty = self.each_farkle_penalty
+        if self.farkle_penalty and streak + 1 >= self.farkle_penalty_streak:
+            penalty += self.farkle_penalty
+        return penalty if self.penalty_below_zero else min(penalty, max(score, 0))
+
 
 @dataclass(frozen=True)
 class EndRules:
