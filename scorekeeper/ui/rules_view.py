@@ -8,10 +8,15 @@ from scorekeeper.rules import RuleSet, describe_rules
 
 
 def rules_text(rules: RuleSet, target: int | None = None) -> str:
-    """The rules as short paragraphs; the game's own target last when it is not the usual one."""
+    """The rules as short paragraphs, the game's own target in place of the rules' when it differs."""
     lines = describe_rules(rules)
     if target is not None and target != rules.end.target:
-        lines.append(f"This game is played to {target:,}.")
+        lines = [
+            f"This game is played to {target:,} (the rules' own target: {rules.end.target:,})."
+            if line.startswith("Play to ")
+            else line
+            for line in lines
+        ]
     return "\n\n".join(lines)
 
 
