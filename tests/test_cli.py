@@ -215,7 +215,7 @@ def test_points_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     script = "\n".join(["1 5 2 2 2 2", "k", "k 2 2", "u", "1111111", "1 5 2 2 2 2", "k 1 5", "c 6 -", "5", "q", "q"])
     _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin=script + "\n")
-    assert out.startswith("Farkle: the retail chart (retail).")
+    assert out.startswith("Farkle: the retail chart (retail), played to 10,000. Type 'help' for the commands.")
     assert "Not allowed: keep: no dice named" in out
     assert "Not allowed: keep '2 2': two 2s score nothing on their own; 2s score only as three of a kind" in out
     assert "'1 1 1 1 1 1 1' has 7 dice" in out

@@ -10,7 +10,10 @@ score below is worked out by hand from those words (R = farkle-rules-and-scoring
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -234,3 +237,109 @@ def test_the_game_ends_at_its_own_target() -> None:
 
 def test_without_a_target_the_presets_play_to_their_own() -> None:
     assert [new_game(name).state.target for name in ("retail", "pocket", "house-2009", "flip")] == [10_000] * 4
+
+
+# --------------------------------------------------------------------------- a whole typed game
+
+# retail + three-farkle-penalty + each Farkle 500, to 5,000 (R: three 1s 1,000, three 6s 600,
+# three 5s 500, each 1 100, each 5 50, straight 1,500, two triplets 2,500; hot dice)
+TYPED_GAME = [
+    ("111234", "111", "111", "111", "111234", "111", "b"),  # Ann 1,000 + 1,000 (hot dice) + 1,000: 3,000
+    ("666234", "666", "b"),  # Bob 600
+    ("223346", "f"),  # Ann's 1st Farkle in a row: 3,000 - 500 = 2,500
+    ("223346", "f"),  # Bob's 1st: 600 - 500 = 100
+    ("115234", "115", "234", "f"),  # Ann's 2nd: her 250 this turn lost, 2,500 - 500 = 2,000
+    ("223346", "f"),  # Bob's 2nd: 500 due, he has 100: 0
+    ("223346", "f"),  # Ann's 3rd: 500 + 1,000 = 1,500 off 2,000: 500, and the count starts again
+    ("223346", "f"),  # Bob's 3rd: 1,500 due, he has nothing: 0
+    # Ann: straight 1,500 (hot) + 555 500 + 1 5 5 200 (hot) + 111 555 2,500 (hot) = 4,700: 5,200, the last lap
+    ("123456", "123456", "555234", "555", "155", "155", "111555", "111555", "b"),
+    ("666234", "666", "b"),  # Bob's last turn: 600
+]
+
+
+def test_a_whole_typed_game_with_a_penalty_for_each_farkle_ends_with_the_totals_worked_out_by_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from scorekeeper.cli import main
+
+    lines = "\n".join(step for turn in TYPED_GAME for step in turn) + "\n"
+    saved = tmp_path / "game.json"
+    sys.stdin = io.StringIO(lines)
+    try:
+        status = main(
+            ["play", "--rules", "retail+three-farkle-penalty", "--farkle-penalty", "-500", "--target", "5000",
+             "--players", "Ann,Bob", "--save", str(saved)]
+        )
+    finally:
+        sys.stdin = sys.__stdin__
+    out = capsys.readouterr().out
+    assert status == 0
+    assert out.startswith(
+        "Farkle: the retail chart (retail+three-farkle-penalty+farkle-penalty-500), played to 5,000; "
+        "each Farkle costs 500. Type 'help' for the commands."
+    )
+    game = load_game(saved)
+    history = game.state.history
+    assert [record.score_after for record in history] == [3000, 600, 2500, 100, 2000, 0, 500, 0, 5200, 600]
+    assert [record.penalty for record in history] == [0, 0, 500, 500, 500, 100, 1500, 0, 0, 0]
+    assert scores(game) == [5200, 600] and game.state.winners == (0,)
+    assert "FARKLE! Bob's turn ends with no points scored this turn; the 500 penalty for a Farkle takes only the 100 Bob had" in out
+    assert "the 1,500 penalty (500 for a Farkle, 1,000 for 3 Farkles in a row) takes Ann's score to 500." in out
+    assert "   Ann            5,200  WINNER\n   Bob              600\nGame over: Ann wins!\n" in out
+
+
+# --------------------------------------------------------------------------- what the sheets and phones show
+
+
+def below_zero_game() -> Game:
+    """Ann banks 1,000, Bob Farkles twice, Ann once: each Farkle costs 500 and may go below zero."""
+    game = new_game("retail+farkle-penalty-500+below-zero", target=3000)
+    bank_1000(game)  # Ann 1,000
+    farkle(game)  # Bob -500
+    farkle(game)  # Ann 500
+    farkle(game)  # Bob -1,000
+    return game
+
+
+def test_the_score_sheets_show_each_penalty_and_a_score_below_zero(tmp_path: Path) -> None:
+    from scorekeeper.export import export_csv, export_html, export_pdf
+    from tests.pdf_pages import read_pdf
+
+    game = below_zero_game()
+    export_csv(game.events, tmp_path / "s.csv", "2026-01-01T22:00:00+00:00")
+    rows = list(csv.reader((tmp_path / "s.csv").open(encoding="utf-8")))
+    header = rows.index(["turn", "player", "player's turn", "rolls", "kept", "entered", "outcome", "points",
+                         "penalty", "total Ann", "total Bob"])
+    assert [(r[1], r[6], r[7], r[8], r[9], r[10]) for r in rows[header + 1 : header + 5]] == [
+        ("Ann", "banked", "1000", "0", "1000", "0"),
+        ("Bob", "Farkle", "0", "500", "1000", "-500"),  # numbers, not text: no leading ' on -500
+        ("Ann", "Farkle", "0", "500", "500", "-500"),
+        ("Bob", "Farkle", "0", "500", "500", "-1000"),
+    ]
+    assert ["target", "3000"] in rows
+    assert ["Each Farkle costs 500 off the score (it may take a score below zero)."] in rows
+    assert ["This game is played to 3,000 (the rules' own target: 10,000)."] in rows
+    export_html(game.events, tmp_path / "s.html", "2026-01-01T22:00:00+00:00")
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert "Penalty</th>" in page
+    assert page.count(">500<") >= 3 and "-1,000" in page
+    assert "Each Farkle costs 500 off the score (it may take a score below zero)." in page
+    export_pdf(game.events, tmp_path / "s.pdf", "2026-01-01T22:00:00+00:00")
+    _, texts = read_pdf(tmp_path / "s.pdf")
+    text = " ".join(texts)
+    assert "Penalty" in text and "-1,000" in text and "Each Farkle costs 500 off the score" in text
+
+
+def test_the_phone_scoreboard_shows_the_penalty_and_a_score_below_zero() -> None:
+    from scorekeeper.serve.board import board_of
+    from scorekeeper.serve.page import board_html
+
+    board = board_of(below_zero_game().events)
+    assert [(seat.name, seat.score) for seat in board.seats] == [("Ann", 500), ("Bob", -1000)]
+    assert board.last_turn == (
+        "FARKLE! Bob's turn ends with no points scored this turn; the 500 penalty for a Farkle takes Bob's score to -1,000."
+    )
+    page = board_html(board)
+    assert '<td class="score">-1,000</td>' in page and "Playing to 3,000" in page
+    assert "the 500 penalty for a Farkle takes Bob&#x27;s score to -1,000." in page

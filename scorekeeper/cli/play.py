@@ -250,8 +250,9 @@ class Session:
 
     def run(self, lines: TextIO, interactive: bool, notes: Sequence[str] = ()) -> None:
         """Play until the game ends, the players quit or the input ends; ``notes`` are said after the title."""
-        rules = self.game.state.rules
-        self.say(f"{rules.title} ({rules.name}). Type 'help' for the commands.")
+        rules, target = self.game.state.rules, self.game.state.target
+        cost = f"; each Farkle costs {rules.turn.each_farkle_penalty:,}" if rules.turn.each_farkle_penalty else ""
+        self.say(f"{rules.title} ({rules.name}), played to {target:,}{cost}. Type 'help' for the commands.")
         for note in notes:
             self.say(f"{note[:1].upper()}{note[1:]}.")
         self.say("\n".join(scoreboard(self.game.state)))

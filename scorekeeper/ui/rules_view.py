@@ -9,15 +9,7 @@ from scorekeeper.rules import RuleSet, describe_rules
 
 def rules_text(rules: RuleSet, target: int | None = None) -> str:
     """The rules as short paragraphs, the game's own target in place of the rules' when it differs."""
-    lines = describe_rules(rules)
-    if target is not None and target != rules.end.target:
-        lines = [
-            f"This game is played to {target:,} (the rules' own target: {rules.end.target:,})."
-            if line.startswith("Play to ")
-            else line
-            for line in lines
-        ]
-    return "\n\n".join(lines)
+    return "\n\n".join(describe_rules(rules, target))
 
 
 class RulesDialog(QDialog):
