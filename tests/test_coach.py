@@ -211,6 +211,9 @@ def test_a_penalty_for_each_farkle_makes_the_coach_bank_sooner_and_say_what_a_fa
     # with no score to lose, the penalty takes nothing and the advice is the plain one's
     broke = advise(penalty, Situation(total=250, dice=4, roll=Dice.from_str("5 2 3 4"), score=0))
     assert broke.farkle_cost == 0 and not broke.bank
+    start = advise(penalty, Situation(total=0, dice=6, score=5000))
+    expected = penalty.expected_points_per_turn(score=5000)
+    assert str(start) == f"Roll 6 dice: best play adds {expected:,.0f} a turn on average, a Farkle's 500 taken off."
 
 
 def test_six_of_a_kind_that_wins_is_always_kept_whole() -> None:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.cli.options import add_penalty_option, add_rules_options, rules_from_args
 from scorekeeper.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ def add_parser(commands: Any) -> None:
         "best play, and how often each number of dice Farkles.",
     )
     add_rules_options(parser)
+    add_penalty_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 

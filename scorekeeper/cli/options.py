@@ -26,11 +26,11 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="lay a variant over the rules (repeatable; see 'scorekeeper rules list')",
     )
-    add_penalty_option(parser)
 
 
 def add_penalty_option(parser: argparse.ArgumentParser) -> None:
-    """``--farkle-penalty N``: the variant ``farkle-penalty-N`` (see :func:`rules_from_args`)."""
+    """``--farkle-penalty N``: the variant ``farkle-penalty-N`` (see :func:`rules_from_args`), for
+    the commands where what a Farkle costs matters (a game, the coach)."""
     parser.add_argument(
         "--farkle-penalty",
         type=int,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
+from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
 from scorekeeper.game.commands import STEPS, Correction, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap
@@ -55,6 +55,7 @@ def add_parser(commands: Any) -> None:
         description="Play a whole game in the terminal: type the dice, keep, roll again or bank.",
     )
     add_rules_options(parser)
+    add_penalty_option(parser)
     parser.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
     parser.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     parser.add_argument(

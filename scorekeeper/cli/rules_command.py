@@ -41,7 +41,7 @@ def run_list(args: argparse.Namespace) -> int:
     for name, description in sorted(variants.items()):
         print(f"  {name:{width}}  {description}")
     for name in numbered_variants():
-        print(f"  ({name}: N a multiple of 50, e.g. {name[:-1]}500; or --{name[:-2]} N where a command takes --rules)")
+        print(f"  ({name}: N a multiple of 50, e.g. {name[:-1]}500; or --{name[:-2]} N to play, the window, watch --game, coach)")
     print(
         f"Any target: --target N plays to any multiple of 50 from {ANY_TARGET_FROM:,} to {MAX_TARGET:,} "
         "(left out, the rules' own target)."

@@ -263,6 +263,11 @@ def hint_text(advice: Advice) -> str:
                 f"Last lap: {_points(need)} this turn finishes above the leader; "
                 f"best play gets there {_percent(advice.roll_value)} of the time."
             )
+        if advice.farkle_cost:
+            return (
+                f"Roll {dice}: best play adds {_points(advice.roll_value)} a turn on average, "
+                f"a Farkle's {_points(advice.farkle_cost)} taken off."
+            )
         return f"Roll {dice}: best play banks {_points(advice.roll_value)} a turn on average."
     if best is None:
         lead = "Bank now" if advice.bank else "Roll again"
