@@ -343,3 +343,26 @@ def test_the_phone_scoreboard_shows_the_penalty_and_a_score_below_zero() -> None
     page = board_html(board)
     assert '<td class="score">-1,000</td>' in page and "Playing to 3,000" in page
     assert "the 500 penalty for a Farkle takes Bob&#x27;s score to -1,000." in page
+
+
+def test_the_statistics_judge_a_bank_by_what_a_farkle_would_have_cost_that_player() -> None:
+    from scorekeeper.coach import policy_for
+    from scorekeeper.stats.players import player_stats
+
+    game = new_game("retail+farkle-penalty-500")
+    policy = policy_for(game.state.rules)
+    # 250 with 3 dice: rolling pays when a Farkle costs 50 more, not when it costs 500
+    assert policy.roll_value(250, 3, score=50) > 250 > policy.roll_value(250, 3, score=5000)
+    game.enter_points(50, "a lone 5")
+    game.bank()  # Ann 50 (points typed in: no dice for the coach to judge)
+    game.enter_points(5000, "a big turn")
+    game.bank()  # Bob 5,000
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.bank()  # Ann, with only 50 a Farkle could take: banked against the coach's advice
+    game.roll("1 1 5 2 3 4")
+    game.keep("1 1 5")
+    game.bank()  # Bob, with 500 to lose on a Farkle: banking is the coach's advice
+    ann, bob = player_stats(game.events, policy)
+    assert (ann.banks_against_advice, bob.banks_against_advice) == (1, 0)
+    assert scores(game) == [300, 5250]
