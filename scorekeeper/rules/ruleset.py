@@ -19,7 +19,10 @@ MAX_TARGET = 1_000_000
 """The highest target (and short target) a game may be played to."""
 ANY_TARGET_FROM = 1_000
 """The lowest target a game may be played to under any rules: every multiple of 50 from here to
-:data:`MAX_TARGET` is allowed, besides the targets the rules themselves offer."""
+:data:`MAX_TARGET` is allowed, besides the targets the rules themselves offer. The card edition's
+text plays shorter games ("you may decide to play to only 5,000 or 7,500 points to avoid a very
+long game") and the house rules of 2009 speak of a player "who reached 5,000"; issue 54 asks for
+"any multiple of 50 from 1,000 up", each preset keeping its own target when none is given."""
 
 
 class GameKind(enum.Enum):
