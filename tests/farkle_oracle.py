@@ -34,7 +34,10 @@ from functools import lru_cache
 FACES = (1, 2, 3, 4, 5, 6)
 
 RULE_SETS = ("retail", "pocket", "house-2009", "flip")
-VARIANTS = ("doubling",)
+VARIANTS = ("doubling", "farkle-penalty-500", "below-zero")
+OFF_THE_CHART = ("farkle-penalty-500", "below-zero")
+"""Variants that change what a Farkle costs, not what any dice score (issue 54: "a penalty for each
+Farkle ... and whether scores may go below zero"): the chart is the rule set's own."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,7 @@ class Table:
 
 def table_for(rule_set: str, variants: tuple[str, ...] = ()) -> Table:
     """The combination values for a preset name plus variants, straight from the spec."""
+    variants = tuple(variant for variant in variants if variant not in OFF_THE_CHART)
     if rule_set in ("retail", "flip") and variants == ():
         return Table(1000, "flat", 1500, 1500, 1500, 2500, False)
     if rule_set == "retail" and variants == ("doubling",):

@@ -216,7 +216,7 @@ def test_points_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     script = "\n".join(["1 5 2 2 2 2", "k", "k 2 2", "u", "1111111", "1 5 2 2 2 2", "k 1 5", "c 6 -", "5", "q", "q"])
     _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin=script + "\n")
-    assert out.startswith("Farkle: the retail chart (retail).")
+    assert out.startswith("Farkle: the retail chart (retail), played to 10,000. Type 'help' for the commands.")
     assert "Not allowed: keep: no dice named" in out
     assert "Not allowed: keep '2 2': two 2s score nothing on their own; 2s score only as three of a kind" in out
     assert "'1 1 1 1 1 1 1' has 7 dice" in out
@@ -233,8 +233,8 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
     assert "does not score" not in out
     assert "Not on this chart: four of a kind and a pair, two triplets" in out
-    _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6000")
-    assert "target 6,000" in err and "10,000, 5,000, 7,500" in err
+    _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6025")
+    assert "target 6,025: must be a positive number of points, a multiple of 50" in err
 
 
 def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:

@@ -114,7 +114,11 @@ def test_four_dice_with_entry_minimum_equal_brute_force() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["retail", "pocket", "house-2009", "retail+doubling", "retail+three-farkle-penalty+entry-500"]
+    "name",
+    [
+        "retail", "pocket", "house-2009", "retail+doubling", "retail+three-farkle-penalty+entry-500",
+        "retail+farkle-penalty-500+three-farkle-penalty+entry-500+below-zero",
+    ],
 )
 def test_hot_dice_values_are_the_bellman_fixed_point(name: str) -> None:
     """With hot dice a turn has no end to brute-force, so check one step of expectimax
@@ -124,8 +128,7 @@ def test_hot_dice_values_are_the_bellman_fixed_point(name: str) -> None:
     for total, dice, on_board, streak in [(0, 6, True, 0), (300, 2, True, 0), (1000, 4, True, 2),
                                           (250, 3, False, 0), (3000, 5, True, 0), (400, 1, True, 2),
                                           (45_000, 3, True, 0)]:
-        standing = policy.standing(on_board, streak)
-        farkled = policy.farkle_value(standing)
+        farkled = -float(policy.standing(on_board, streak).farkle_cost)
         win = float(rules.end.target)
         rolled = 0.0
         for throw in itertools.product(range(1, 7), repeat=dice):
@@ -176,6 +179,41 @@ def test_the_penalty_makes_a_player_one_farkle_short_bank_sooner() -> None:
         assert policy.bank_threshold(dice, streak=2) <= policy.bank_threshold(dice, streak=0)
     assert policy.bank_threshold(3, streak=2) < policy.bank_threshold(3, streak=0)
     assert policy.expected_points_per_turn(streak=2) < policy.expected_points_per_turn()
+
+
+@pytest.mark.parametrize(("score", "cost"), [(5000, 500), (200, 200), (0, 0)])
+@pytest.mark.parametrize("total", [0, 150, 400, 700])
+def test_a_penalty_for_each_farkle_equals_brute_force_with_the_score_it_can_take(
+    total: int, score: int, cost: int
+) -> None:
+    # issue 54: each Farkle costs 500, never below zero: a Farkle takes 500, or the score where it is less
+    rules = no_hot_dice("retail", each_farkle_penalty=500)
+    policy = solved_rules(rules)
+    for dice in (1, 2, 3):
+        want = brute_value(rules, total, dice, on_board=True, farkled=-float(cost))
+        assert policy.value(total, dice, score=score) == pytest.approx(want, abs=1e-9)
+    below = solved_rules(no_hot_dice("retail", each_farkle_penalty=500, penalty_below_zero=True))
+    want = brute_value(below.rules, total, 2, on_board=True, farkled=-500.0)
+    assert below.value(total, 2, score=0) == pytest.approx(want, abs=1e-9)
+
+
+def test_a_penalty_for_each_farkle_makes_the_coach_bank_sooner_and_say_what_a_farkle_costs() -> None:
+    plain, penalty = solved("retail"), solved("retail+farkle-penalty-500")
+    for dice in range(1, 7):
+        assert penalty.bank_threshold(dice, score=5000) <= plain.bank_threshold(dice)
+    assert penalty.bank_threshold(3, score=5000) < plain.bank_threshold(3)
+    # 300 with 3 dice: rolling pays without a penalty, not when a Farkle (27.8%) also costs 500
+    situation = Situation(total=250, dice=4, roll=Dice.from_str("5 2 3 4"), score=5000)
+    assert not advise(plain, situation).bank
+    advice = advise(penalty, situation)
+    assert advice.bank and advice.farkle_cost == 500
+    assert "rolling 3 dice farkles 27.8% of the time (and costs 500 off the score)" in str(advice)
+    # with no score to lose, the penalty takes nothing and the advice is the plain one's
+    broke = advise(penalty, Situation(total=250, dice=4, roll=Dice.from_str("5 2 3 4"), score=0))
+    assert broke.farkle_cost == 0 and not broke.bank
+    start = advise(penalty, Situation(total=0, dice=6, score=5000))
+    expected = penalty.expected_points_per_turn(score=5000)
+    assert str(start) == f"Roll 6 dice: best play adds {expected:,.0f} a turn on average, a Farkle's 500 taken off."
 
 
 def test_six_of_a_kind_that_wins_is_always_kept_whole() -> None:

@@ -113,8 +113,10 @@ def test_coach_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
         "farkle_penalty",
         "farkles_before_the_penalty",
         "expected_points_per_turn_before_the_penalty",
+        "each_farkle_penalty",
         "bank_at",
         "farkle_chance",
+        "not_counted",
     ]
     assert result["rules"] == "retail"
     assert list(result["bank_at"]) == list(result["farkle_chance"]) == ["1", "2", "3", "4", "5", "6"]
@@ -124,6 +126,30 @@ def test_coach_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["expected_points_per_turn"] == pytest.approx(policy.expected_points_per_turn(), abs=0.01)
     assert result["bank_at"]["3"] == policy.bank_threshold(3)
     assert result["entry_minimum"] == 0 and result["expected_points_per_turn_off_the_board"] is None
+    assert result["each_farkle_penalty"] == 0 and result["not_counted"] == []
+
+
+def test_the_coach_counts_a_penalty_for_each_farkle_and_says_what_it_leaves_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # issue 54: a Farkle penalty changes the value of risking; the coach's sums take it off
+    assert main(["coach", "--farkle-penalty", "-500", "--json"]) == 0
+    penalty = json.loads(capsys.readouterr().out)
+    assert main(["coach", "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert penalty["rules"] == "retail+farkle-penalty-500" and penalty["each_farkle_penalty"] == 500
+    assert penalty["expected_points_per_turn"] < plain["expected_points_per_turn"]
+    assert all(penalty["bank_at"][n] <= plain["bank_at"][n] for n in plain["bank_at"])
+    assert penalty["bank_at"]["3"] < plain["bank_at"]["3"] and penalty["not_counted"] == []
+    # the three-Farkle streak's penalty weighs on later turns, which the turn's sums leave out: said plainly
+    assert main(["coach", "--rules", "retail+farkle-penalty-500+three-farkle-penalty"]) == 0
+    text = capsys.readouterr().out
+    assert "(on the board, no Farkle streak, with 500 off the score for each Farkle)" in text
+    assert "After 2 Farkles in a row (the next costs 1,500)" in text
+    assert (
+        "Not counted: The 1,000 for 3 Farkles in a row is counted only in the turn it falls due: "
+        "the advice does not weigh that a Farkle before then brings it nearer."
+    ) in text
 
 
 def test_coach_json_has_every_figure_of_the_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,11 +188,31 @@ def test_situation_of_a_game_in_play() -> None:
     game = Game.new(load_rules("house-2009"), ["Ann", "Bob"])
     game.roll("1 5 2 3 4 6")
     situation = Situation.of(game.state)
-    assert situation == Situation(total=0, dice=6, roll=situation.roll, on_board=False, streak=0, need=None)
+    assert situation == Situation(total=0, dice=6, roll=situation.roll, on_board=False, streak=0, score=0, need=None)
     advice = advise_state(policy_for(load_rules("house-2009")), game.state)
     assert advice is not None and advice.goal is Goal.POINTS and advice.best_keep is not None
     # Advice for other rules than the policy's is not given.
     assert advise_state(policy_for(load_rules("retail")), game.state) is None
+
+
+def test_the_advice_in_a_game_weighs_the_penalty_the_score_can_pay() -> None:
+    rules = load_rules("retail+farkle-penalty-500")
+    game = Game.new(rules, ["Ann", "Bob"])
+    game.enter_points(200, "a small turn")
+    game.bank()  # Ann 200
+    game.enter_points(5000, "a big turn")
+    game.bank()  # Bob 5,000
+    game.roll("5 2 3 4 6 6")
+    ann, situation = advise_state(policy_for(rules), game.state), Situation.of(game.state)
+    assert ann is not None and situation is not None and situation.score == 200
+    assert ann.farkle_cost == 200  # never below zero: a Farkle takes her 200, not 500
+    game.keep("5")
+    game.roll("2 2 3 3 4")
+    game.farkle()
+    game.roll("5 2 3 4 6 6")
+    bob = advise_state(policy_for(rules), game.state)
+    assert bob is not None and bob.farkle_cost == 500
+    assert "(and costs 500 off the score)" in str(bob)
 
 
 def test_no_advice_on_a_roll_with_dice_missing() -> None:

@@ -624,13 +624,14 @@ def test_flip_short_target_with_six_players() -> None:
     game = new_game("flip", six, target=5000)
     assert game.state.target == 5000
     with pytest.raises(IllegalAction) as caught:
-        new_game("flip", six, target=6000)
-    assert "6,000" in str(caught.value)
+        new_game("flip", six, target=6025)
+    assert "6,025" in str(caught.value)
 
 
-def test_flip_short_target_refused_for_two_players() -> None:
-    with pytest.raises(IllegalAction):
-        new_game("flip", ("Ann", "Bob"), target=5000)
+def test_any_target_from_1000_up_is_played_to_by_any_table() -> None:
+    # issue 54: any multiple of 50 from 1,000 up, whatever the rules' own targets and the table's size
+    for target in (1000, 5000, 6050, 1_000_000):
+        assert new_game("flip", ("Ann", "Bob"), target=target).state.target == target
 
 
 # --------------------------------------------------------------------------- illegal actions

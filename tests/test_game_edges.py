@@ -64,16 +64,26 @@ def test_a_target_of_zero_or_less_is_refused(target: int) -> None:
     assert message == f"target {target:,}: must be a positive number of points, a multiple of 50"
 
 
-def test_a_target_the_rules_do_not_offer_is_refused_naming_those_they_do() -> None:
-    # F: "you may decide to play to only 5,000 or 7,500 points"; the full game is to 10,000.
-    message = refused(lambda: new_game("flip", target=6000), IllegalAction)
-    assert message == "target 6,000 is not offered by the rules 'flip'; allowed: 10,000, 5,000, 7,500"
+@pytest.mark.parametrize(
+    ("target", "words"), [(950, "too low"), (50, "too low"), (1_000_050, "too high")]
+)
+def test_a_target_outside_any_games_range_is_refused_saying_which_are_allowed(target: int, words: str) -> None:
+    # issue 54: "--target N takes any multiple of 50 from 1,000 up"; rule values stop at 1,000,000
+    message = refused(lambda: new_game("flip", target=target), IllegalAction)
+    assert message == (
+        f"target {target:,} is {words}: play to a multiple of 50 from 1,000 to 1,000,000, "
+        "or leave it out for the rules' own 10,000"
+    )
 
 
-def test_a_short_target_for_a_small_table_says_how_many_players_it_needs() -> None:
-    # F: "If playing with six or more players, you may decide to play to only 5,000 or 7,500 points"
-    message = refused(lambda: new_game("flip", target=5000), IllegalAction)
-    assert message == "target 5,000 is offered only to tables of 6 or more players; this table has 2. Play to 10,000"
+def test_a_short_target_under_1000_for_a_small_table_says_how_many_players_it_needs() -> None:
+    # F: "If playing with six or more players, you may decide to play to only 5,000 or 7,500 points";
+    # a rules file's short target below any game's 1,000 keeps that condition.
+    rules = load_rules("flip", overrides={"end": {"short_targets": [500]}})
+    message = refused(lambda: Game.new(rules, ["Ann", "Bob"], target=500, started_at=STARTED_AT), IllegalAction)
+    assert message == "target 500 is offered only to tables of 6 or more players; this table has 2. Play to 10,000"
+    six = Game.new(rules, ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"], target=500, started_at=STARTED_AT)
+    assert six.state.target == 500
 
 
 def test_the_game_keeps_when_it_started() -> None:

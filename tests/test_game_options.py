@@ -15,7 +15,7 @@ from scorekeeper.cli import main
 from scorekeeper.game.games_folder import default_home
 
 ROOT = Path(__file__).resolve().parent.parent
-REFUSED = "target 5,000"
+REFUSED = "target 750 is too low"
 
 
 def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -33,7 +33,7 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_every_command_refuses_a_target_the_rules_do_not_offer_the_same_way(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    game = ["--rules", "retail", "--players", "Ann,Bob", "--target", "5000"]
+    game = ["--rules", "retail", "--players", "Ann,Bob", "--target", "750"]
     from_play = refusal(capsys, "play", *game)
     assert REFUSED in from_play
     assert refusal(capsys, "watch", "demo", "--game", *game) == from_play

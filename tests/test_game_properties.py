@@ -7,8 +7,9 @@ F = farkle-flip-card-game.txt):
 
 * a keep is worth what the independent brute-force scorer ``tests/farkle_oracle.py`` says;
   a roll with no legal keep is a Farkle;
-* banked scores change only by a bank (turn total + 100 per held Farkle card, F) and by the
-  three-Farkle penalty (R, clamped at 0: the presets' reading);
+* banked scores change only by a bank (turn total + 100 per held Farkle card, F), by the
+  three-Farkle penalty (R) and by a penalty for each Farkle (issue 54's house rule, on top of R's
+  on the third in a row), clamped at 0 (the presets' reading) unless below-zero says otherwise;
 * a turn total is never negative, a Farkle loses it, all six dice scoring gives six again (R);
 * reaching the target starts the last lap; everyone else gets one more turn, then the highest
   total wins (R) and ties are shared (the presets' default); six of a kind wins on the spot
@@ -211,11 +212,17 @@ class FarkleGame(RuleBasedStateMachine):
             m.cards[seat] += 1  # F: a drawn Farkle card is held until its holder banks
         m.streak[seat] += 1
         turn = self.ruleset.turn
+        due = turn.each_farkle_penalty  # issue 54: "a penalty for each Farkle (... e.g. -100 or -500)"
         if turn.farkle_penalty and m.streak[seat] >= turn.farkle_penalty_streak:
-            # R: "Three Farkles in a row costs you 1,000 points"; never below 0 (preset default).
+            # R: "Three Farkles in a row costs you 1,000 points"
             event("the Farkle penalty was paid")
-            m.scores[seat] -= min(turn.farkle_penalty, m.scores[seat])
+            due += turn.farkle_penalty
             m.streak[seat] = 0
+        if not turn.penalty_below_zero:
+            due = min(due, max(m.scores[seat], 0))  # never below 0 (the presets' default)
+        if m.scores[seat] - due < 0:
+            event("a penalty took a score below zero")
+        m.scores[seat] -= due
         self.end_turn(m, banked=False)
 
     def refused(self, action: Callable[[], None], error: type[Exception]) -> None:
@@ -238,7 +245,7 @@ class FarkleGame(RuleBasedStateMachine):
         names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"][:count]
         config = self.CONFIG
         assert config.rules.end.final_lap is FinalLap.ONE_LAP and config.rules.end.ties is Ties.SHARED
-        assert not config.rules.turn.penalty_below_zero and not config.rules.turn.instant_win_banks_turn
+        assert not config.rules.turn.instant_win_banks_turn
         assert config.rules.turn.hot_dice or self.cards
         self.game = Game.new(config.rules, names, target=config.target, started_at=STARTED_AT)
         self.model = Model(
@@ -537,7 +544,8 @@ class FarkleGame(RuleBasedStateMachine):
         state = self.g.state
         if state.turn is not None:
             assert state.turn.total >= 0
-        assert all(p.score >= 0 for p in state.players)
+        if not self.ruleset.turn.penalty_below_zero:
+            assert all(p.score >= 0 for p in state.players)
         assert all(record.points >= 0 and record.penalty >= 0 for record in state.history)
 
     @invariant()
@@ -570,6 +578,13 @@ CONFIGS: dict[str, Config] = {
         "house-2009", ("three-farkle-penalty",), oracle=("house-2009", ()), players=(2, 3)
     ),
     "FlipPenalty": _config("flip", ("three-farkle-penalty",), players=(2, 3)),
+    # issue 54: a penalty for each Farkle, with R's three in a row, and one that may go below zero
+    "RetailEachFarkle": _config(
+        "retail", ("farkle-penalty-500", "three-farkle-penalty"), oracle=("retail", ()), players=(2, 3)
+    ),
+    "RetailEachFarkleBelowZero": _config(
+        "retail", ("farkle-penalty-100", "below-zero"), oracle=("retail", ()), players=(2, 3), target=3050
+    ),
     # Low targets, so that random games reach the last lap and the end of the game.
     "RetailShortGame": _config("retail", oracle=("retail", ()), overrides={"end": {"target": 1000}}),
     "FlipSixPlayers": _config("flip", players=(6, 6), target=5000),

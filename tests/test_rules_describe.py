@@ -86,7 +86,7 @@ def test_variants_and_a_play_off_line_by_line() -> None:
     "preset, overrides, line",
     [
         ("retail", {"turn": {"hot_dice": False}}, "No hot dice: once all six score, the turn must be banked."),
-        ("retail", {"turn": {"farkle_penalty": 500, "farkle_penalty_streak": 2, "penalty_below_zero": True}}, "2 Farkles in a row cost 500."),
+        ("retail", {"turn": {"farkle_penalty": 500, "farkle_penalty_streak": 2, "penalty_below_zero": True}}, "2 Farkles in a row cost 500 (it may take a score below zero)."),
         ("house-2009", {"turn": {"instant_win_banks_turn": True}}, "Six of a kind wins the game on the spot, after the turn is banked."),
         ("flip", {"turn": {"farkle_cards_count_toward_entry": False}}, "Farkle cards do not count toward getting on the board."),
         ("retail", {"scoring": {"four_of_a_kind_as_two_pairs": False}}, "Four of a kind does not count as two pairs."),

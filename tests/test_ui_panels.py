@@ -281,13 +281,54 @@ def test_the_new_game_dialog(qtbot: QtBot) -> None:
     dialog.variants["entry-500"].setChecked(True)
     setup = dialog.setup()
     assert setup is not None and setup.rules.turn.entry_minimum == 500 and setup.rules.name == "retail+entry-500"
-    assert setup.players == ("Ann", "Cy", "Bob", "Di", "Ed", "Flo") and setup.target == 10000
+    # issue 54: any target from 1,000 up, so the 5,000 chosen stays under retail
+    assert setup.players == ("Ann", "Cy", "Bob", "Di", "Ed", "Flo") and setup.target == 5000
     assert "500 in one turn" in dialog.summary.text()
     assert not dialog.options["play_off"].isChecked()
     dialog.options["play_off"].setChecked(True)
     setup = dialog.setup()
     assert setup is not None and setup.rules.turn.entry_minimum == 500
     assert "played off" in dialog.summary.text() and setup.rules.end.ties.value == "play-off"
+
+
+def test_the_new_game_dialog_takes_any_target_and_a_penalty_for_each_farkle(qtbot: QtBot, tmp_path: Path) -> None:
+    # issue 54: "--target N takes any multiple of 50 from 1,000 up"; "a penalty for each Farkle
+    # (0 by default, e.g. -100 or -500), and whether scores may go below zero"
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    assert dialog.penalty.value() == 0 and dialog.penalty.text() == "nothing (the score is safe)"
+    assert "below-zero" not in dialog.variants and "farkle-penalty-N" not in dialog.variants
+    dialog.target.setEditText("3,050")
+    dialog.penalty.setValue(500)
+    dialog.options["penalty_below_zero"].setChecked(True)
+    setup = dialog.setup()
+    assert setup is not None and setup.target == 3050 and setup.rules.name == "retail+farkle-penalty-500"
+    assert setup.rules.turn.each_farkle_penalty == 500 and setup.rules.turn.penalty_below_zero
+    assert dialog.penalty.text() == "500 points"
+    assert "Each Farkle costs 500 off the score (it may take a score below zero)." in dialog.summary.text()
+    assert "\n\nThis game is played to 3,050 (the rules' own target: 10,000).\n\n" in dialog.summary.text()
+    assert "Play to 10,000" not in dialog.summary.text()
+    for typed, why in [
+        ("3,025", "target 3,025: must be a positive number of points, a multiple of 50"),
+        ("950", "target 950 is too low: play to a multiple of 50 from 1,000 to 1,000,000"),
+        ("lots", "play to 'lots': type a number of points, such as 5,000"),
+    ]:
+        dialog.target.setEditText(typed)
+        assert not dialog.start_button.isEnabled() and dialog.setup() is None
+        assert dialog.target_note.text().startswith(why)
+    dialog.target.setEditText("2000")
+    assert dialog.start_button.isEnabled() and dialog.target_note.text() == ""
+    # a rules file's own penalty and target are where the dialog starts from
+    ours = tmp_path / "ours.toml"
+    ours.write_text("[turn]\neach_farkle_penalty = 100\n[end]\ntarget = 4000\n", encoding="utf-8")
+    dialog.rules_file = ours
+    dialog.preset.blockSignals(True)
+    dialog.preset.setCurrentText("rules file...")
+    dialog.preset.blockSignals(False)
+    dialog.update_rules(reset_options=True)
+    assert dialog.penalty.value() == 100 and dialog.target.itemText(0) == "4,000"
+    setup = dialog.setup()
+    assert setup is not None and setup.rules.turn.each_farkle_penalty == 100 and setup.rules.name == "ours"
 
 
 def test_the_rules_in_force_in_plain_words(qtbot: QtBot) -> None:

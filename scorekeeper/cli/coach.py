@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.cli.options import add_penalty_option, add_rules_options, rules_from_args
 from scorekeeper.rules import RuleSet
 
 if TYPE_CHECKING:
@@ -24,13 +24,17 @@ def add_parser(commands: Any) -> None:
         "best play, and how often each number of dice Farkles.",
     )
     add_rules_options(parser)
+    add_penalty_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def coach_json(rules: RuleSet, policy: Policy) -> dict[str, Any]:
     """The JSON object of ``scorekeeper coach --json``: the figures of the text output, each one
-    that does not apply under ``rules`` (no entry minimum, no Farkle penalty) as null."""
+    that does not apply under ``rules`` (no entry minimum, no Farkle penalty) as null, and what the
+    advice leaves out under them (``not_counted``, a list of lines)."""
+    from scorekeeper.coach import not_counted
+
     turn = rules.turn
     streak = turn.farkle_penalty_streak - 1
     return {
@@ -45,27 +49,34 @@ def coach_json(rules: RuleSet, policy: Policy) -> dict[str, Any]:
         "expected_points_per_turn_before_the_penalty": (
             round(policy.expected_points_per_turn(streak=streak), 2) if turn.farkle_penalty else None
         ),
+        "each_farkle_penalty": turn.each_farkle_penalty,
         "bank_at": {str(n): policy.bank_threshold(n) for n in DICE},
         "farkle_chance": {str(n): round(policy.farkle_chance(n), 5) for n in DICE},
+        "not_counted": list(not_counted(rules)),
     }
 
 
 def _print(rules: RuleSet, policy: Policy) -> None:
+    from scorekeeper.coach import not_counted
+
     turn = rules.turn
     print(f"Best play under {rules.name} ({rules.title}):")
+    cost = f", with {turn.each_farkle_penalty:,} off the score for each Farkle" if turn.each_farkle_penalty else ""
     print(f"  A turn is worth {policy.expected_points_per_turn():,.1f} points on average "
-          "(on the board, no Farkle streak).")
+          f"(on the board, no Farkle streak{cost}).")
     if turn.entry_minimum:
         print(f"  Before getting on the board ({turn.entry_minimum:,} in one turn): "
               f"{policy.expected_points_per_turn(on_board=False):,.1f} a turn.")
     if turn.farkle_penalty:
         streak = turn.farkle_penalty_streak - 1
         print(f"  After {streak} Farkle{'s' if streak != 1 else ''} in a row (the next costs "
-              f"{turn.farkle_penalty:,}): {policy.expected_points_per_turn(streak=streak):,.1f} a turn.")
+              f"{turn.farkle_penalty + turn.each_farkle_penalty:,}): {policy.expected_points_per_turn(streak=streak):,.1f} a turn.")
     print()
     print("  Dice left   Bank at a turn total of   Chance the roll Farkles")
     for n in DICE:
         print(f"  {n:>9}   {policy.bank_threshold(n):>23,}   {100 * policy.farkle_chance(n):>22.2f}%")
+    for line in not_counted(rules):
+        print(f"  Not counted: {line}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -28,9 +28,26 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_penalty_option(parser: argparse.ArgumentParser) -> None:
+    """``--farkle-penalty N``: the variant ``farkle-penalty-N`` (see :func:`rules_from_args`), for
+    the commands where what a Farkle costs matters (a game, the coach)."""
+    parser.add_argument(
+        "--farkle-penalty",
+        type=int,
+        metavar="N",
+        help="each Farkle costs N points off the score (500 and -500 alike; a multiple of 50): "
+        "the variant farkle-penalty-N",
+    )
+
+
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
-    """The rule set that ``--rules`` and ``--variant`` name (``--rules`` defaults to retail)."""
-    return load_rules(args.rules or DEFAULT_RULES, args.variant)
+    """The rule set that ``--rules``, ``--variant`` and ``--farkle-penalty`` name (``--rules`` defaults to retail).
+
+    A penalty is points lost, so ``--farkle-penalty -500`` is the variant ``farkle-penalty-500``.
+    """
+    penalty = getattr(args, "farkle_penalty", None)
+    variants = [*args.variant, *([f"farkle-penalty-{abs(penalty)}"] if penalty else [])]
+    return load_rules(args.rules or DEFAULT_RULES, variants)
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -43,5 +60,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
 
 
 def game_options_given(args: argparse.Namespace) -> list[str]:
-    """The options of a new game given on the command line, as typed (``--rules``, ``--variant``, ``--players``, ``--target``)."""
-    return [f"--{name}" for name in ("rules", "variant", "players", "target") if getattr(args, name) not in (None, [])]
+    """The options of a new game given on the command line, as typed (``--rules``, ``--variant``,
+    ``--farkle-penalty``, ``--players``, ``--target``)."""
+    names = ("rules", "variant", "farkle_penalty", "players", "target")
+    return [f"--{name.replace('_', '-')}" for name in names if getattr(args, name, None) not in (None, [])]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from scorekeeper.cli.options import add_rules_options, game_from_args, game_options_given
+from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
 from scorekeeper.game.commands import STEPS, Correction, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap
@@ -49,8 +49,9 @@ def add_parser(commands: Any) -> None:
         description="Play a whole game in the terminal: type the dice, keep, roll again or bank.",
     )
     add_rules_options(parser)
+    add_penalty_option(parser)
     parser.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
-    parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    parser.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     parser.add_argument(
         "--save", metavar="FILE", type=Path, help="save the game to FILE after every step too (a new file, or a save of this game)"
     )
@@ -244,8 +245,9 @@ class Session:
 
     def run(self, lines: TextIO, interactive: bool, notes: Sequence[str] = ()) -> None:
         """Play until the game ends, the players quit or the input ends; ``notes`` are said after the title."""
-        rules = self.game.state.rules
-        self.say(f"{rules.title} ({rules.name}). Type 'help' for the commands.")
+        rules, target = self.game.state.rules, self.game.state.target
+        cost = f"; each Farkle costs {rules.turn.each_farkle_penalty:,}" if rules.turn.each_farkle_penalty else ""
+        self.say(f"{rules.title} ({rules.name}), played to {target:,}{cost}. Type 'help' for the commands.")
         for note in notes:
             self.say(f"{note[:1].upper()}{note[1:]}.")
         self.say("\n".join(scoreboard(self.game.state)))

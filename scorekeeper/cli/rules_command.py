@@ -6,7 +6,16 @@ import argparse
 from typing import Any
 
 from scorekeeper.cli.options import rules_from_args
-from scorekeeper.rules import describe_rules, load_rules, preset_names, rules_to_toml, variant_names
+from scorekeeper.rules import (
+    ANY_TARGET_FROM,
+    MAX_TARGET,
+    describe_rules,
+    load_rules,
+    numbered_variants,
+    preset_names,
+    rules_to_toml,
+    variant_names,
+)
 
 
 def add_parser(commands: Any) -> None:
@@ -31,6 +40,12 @@ def run_list(args: argparse.Namespace) -> int:
     width = max(len(name) for name in variants)
     for name, description in sorted(variants.items()):
         print(f"  {name:{width}}  {description}")
+    for name in numbered_variants():
+        print(f"  ({name}: N a multiple of 50, e.g. {name[:-1]}500; or --{name[:-2]} N to play, the window, watch --game, coach)")
+    print(
+        f"Any target: --target N plays to any multiple of 50 from {ANY_TARGET_FROM:,} to {MAX_TARGET:,} "
+        "(left out, the rules' own target)."
+    )
     return 0
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.cli.options import add_rules_options, game_from_args
+from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args
 from scorekeeper.camera.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.camera.settling import SettleError, SettleParams
 from scorekeeper.camera.sources import CameraLost, ImageFolderSource, SourceError, SourceSpec, open_source
@@ -63,8 +63,9 @@ def add_parser(commands: Any) -> None:
         "and the score sheet at the end",
     )
     add_rules_options(game)
+    add_penalty_option(game)
     game.add_argument("--players", metavar="NAMES", help="comma-separated names in seat order, e.g. Ann,Bob")
-    game.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    game.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     game.add_argument(
         "--decisions",
         metavar="FILE",

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.cli.options import add_penalty_option
 from scorekeeper.rules import FarkleError
 
 
@@ -24,8 +25,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variant", action="append", default=[], metavar="NAME", help="lay a variant over the rules of a game started right away"
     )
+    add_penalty_option(parser)
     parser.add_argument("--players", metavar="NAMES", help="start a game right away: comma-separated names in seat order")
-    parser.add_argument("--target", type=int, help="play to this score (a target the rules offer)")
+    parser.add_argument("--target", type=int, help="play to this score: any multiple of 50 from 1,000 up (default: the rules' own target)")
     parser.add_argument("--resume", metavar="JOURNAL", type=Path, help="go on with the game in this journal")
     parser.add_argument("--calibration", metavar="PROFILE", type=Path, help="a calibration profile (default: the last saved)")
     parser.add_argument(

@@ -16,7 +16,7 @@ Keep 1 for 100, then bank: rolling 2 dice farkles 44.4% of the time; expected -6
 from scorekeeper.coach.advice import Advice, Goal, KeepValue, Situation, advise, advise_state, hint_text
 from scorekeeper.coach.cache import CACHE_ENV, cache_dir, policy_for, rules_key
 from scorekeeper.coach.odds import RollOdds, farkle_chance, roll_odds
-from scorekeeper.coach.policy import CoachError, Policy
+from scorekeeper.coach.policy import CoachError, Policy, not_counted
 
 __all__ = [
     "CACHE_ENV",
@@ -32,6 +32,7 @@ __all__ = [
     "cache_dir",
     "farkle_chance",
     "hint_text",
+    "not_counted",
     "policy_for",
     "roll_odds",
     "rules_key",

@@ -52,6 +52,8 @@ class Situation:
     """Whether the player has met the entry minimum."""
     streak: int = 0
     """Farkles in a row so far."""
+    score: int | None = None
+    """The player's banked score, which a Farkle penalty may not take below zero (None: enough to pay any)."""
     need: int | None = None
     """Last lap: the turn total that finishes above the leader (None: play for points)."""
 
@@ -73,7 +75,7 @@ class Situation:
                 if not player.on_board:
                     need = max(need, state.rules.turn.entry_minimum)
                 need = max(need, STEP)
-        return cls(turn.total, turn.dice_left, turn.roll, player.on_board, player.farkle_streak, need)
+        return cls(turn.total, turn.dice_left, turn.roll, player.on_board, player.farkle_streak, player.score, need)
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ class Advice:
     """Chance that rolling ``dice`` dice Farkles; None when no dice are left."""
     entry_minimum: int = 0
     """The rules' entry minimum, for saying how far off the board the player is."""
+    farkle_cost: int = 0
+    """Points a Farkle this turn would take off the player's score (a penalty), beyond the turn's own."""
 
     @property
     def farkled(self) -> bool:
@@ -152,7 +156,7 @@ def _after_keep(situation: Situation, option: KeepOption, policy: Policy) -> int
 def _value(policy: Policy, situation: Situation, total: int, dice: int) -> float:
     if situation.need is not None:
         return policy.win_chance(total, dice, situation.need)
-    return policy.value(total, dice, situation.on_board, situation.streak)
+    return policy.value(total, dice, situation.on_board, situation.streak, situation.score)
 
 
 def _bank_value(policy: Policy, situation: Situation, total: int) -> float | None:
@@ -168,7 +172,7 @@ def _roll_value(policy: Policy, situation: Situation, total: int, dice: int) -> 
         return None
     if situation.need is not None:
         return policy.win_chance_rolling(total, dice, situation.need)
-    return policy.roll_value(total, dice, situation.on_board, situation.streak)
+    return policy.roll_value(total, dice, situation.on_board, situation.streak, situation.score)
 
 
 def advise(policy: Policy, situation: Situation) -> Advice:
@@ -178,6 +182,7 @@ def advise(policy: Policy, situation: Situation) -> Advice:
     goal = Goal.POINTS if situation.need is None else Goal.FINISH_ABOVE_LEADER
     total, dice = situation.total, situation.dice
     entry = policy.rules.turn.entry_minimum
+    cost = policy.standing(situation.on_board, situation.streak, situation.score).farkle_cost
     keeps: tuple[KeepValue, ...] = ()
     if situation.roll is not None:
         if len(situation.roll) > situation.dice:
@@ -200,14 +205,14 @@ def advise(policy: Policy, situation: Situation) -> Advice:
         valued.sort(key=lambda item: (0, 0.0, item[1]) if item[0] >= top - _SAME else (1, -item[0], item[1]))
         keeps = tuple(keep for _, _, keep in valued)
         if not keeps or keeps[0].wins:
-            return Advice(goal, situation, keeps, False, total, 0, None, None, None, entry)
+            return Advice(goal, situation, keeps, False, total, 0, None, None, None, entry, cost)
         best = keeps[0]
         total, dice = total + best.option.points, _after_keep(situation, best.option, policy)
     banked = _bank_value(policy, situation, total)
     rolled = _roll_value(policy, situation, total, dice)
     bank = rolled is None or (banked is not None and banked >= rolled)
     chance = policy.farkle_chance(dice) if dice else None
-    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry)
+    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost)
 
 
 def advise_state(policy: Policy, state: GameState) -> Advice | None:
@@ -248,6 +253,8 @@ def hint_text(advice: Advice) -> str:
     assert advice.farkle_chance is not None and advice.roll_value is not None
     dice = f"{advice.dice} {'die' if advice.dice == 1 else 'dice'}"
     risk = f"rolling {dice} farkles {_percent(advice.farkle_chance)} of the time"
+    if advice.farkle_cost and advice.goal is Goal.POINTS:
+        risk += f" (and costs {_points(advice.farkle_cost)} off the score)"
     last_lap = advice.goal is Goal.FINISH_ABOVE_LEADER
     need = situation.need or 0
     if best is None and situation.total == 0:
@@ -255,6 +262,11 @@ def hint_text(advice: Advice) -> str:
             return (
                 f"Last lap: {_points(need)} this turn finishes above the leader; "
                 f"best play gets there {_percent(advice.roll_value)} of the time."
+            )
+        if advice.farkle_cost:
+            return (
+                f"Roll {dice}: best play adds {_points(advice.roll_value)} a turn on average, "
+                f"a Farkle's {_points(advice.farkle_cost)} taken off."
             )
         return f"Roll {dice}: best play banks {_points(advice.roll_value)} a turn on average."
     if best is None:

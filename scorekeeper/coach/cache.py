@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
 """Set to a folder to keep the coach's cache there instead of the user's cache folder."""
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
 """Part of the key: a change to what the solver computes must bump it."""
 MAX_FILES = 32
 """The most solved policies kept on disk (one is about 70 KB); the least recently used go first."""

@@ -25,7 +25,7 @@ from scorekeeper.coach.solver import (
     win_table,
     win_value,
 )
-from scorekeeper.rules import FarkleError, GameKind, RuleSet
+from scorekeeper.rules import MAX_TARGET, FarkleError, GameKind, RuleSet
 
 
 class CoachError(FarkleError):
@@ -49,7 +49,8 @@ class Policy:
     farkle: Floats
     """Chance that n dice Farkle, at index n."""
     tables: dict[Standing, Tables]
-    """Values per standing; standings missing here play as the first one."""
+    """Values per standing: those of :func:`~scorekeeper.coach.solver.standings`, and any other
+    (a score too low to pay a penalty whole) solved when first asked for."""
     win: Floats
     """(rows, 8): chance to score at least r more steps (row r) with n dice (column n)."""
     _moves: Moves | None = field(default=None, repr=False)
@@ -81,51 +82,61 @@ class Policy:
         _check_dice(dice, allow_none=False)
         return float(self.farkle[dice])
 
-    def standing(self, on_board: bool = True, streak: int = 0) -> Standing:
-        """The standing whose table holds a player's values."""
+    def standing(self, on_board: bool = True, streak: int = 0, score: int | None = None) -> Standing:
+        """The standing of a player after ``streak`` Farkles in a row with a banked ``score`` (None:
+        enough to pay any penalty whole, or nothing while off the board, where a score is never above 0)."""
         turn = self.rules.turn
-        at_risk = bool(turn.farkle_penalty) and streak + 1 >= turn.farkle_penalty_streak
-        wanted = Standing(on_board or not turn.entry_minimum, at_risk and (on_board or turn.penalty_below_zero))
-        return wanted if wanted in self.tables else Standing(wanted.on_board, False)
+        if score is None:
+            score = MAX_TARGET + turn.each_farkle_penalty + turn.farkle_penalty if on_board else 0
+        return Standing(on_board or not turn.entry_minimum, turn.farkle_cost(score, streak))
+
+    def _tables(self, standing: Standing) -> Tables:
+        """The values of ``standing``, solved now if no table holds them yet."""
+        table = self.tables.get(standing)
+        if table is None:
+            _, rolls = solve_standing(self.rules, self.moves, standing)
+            table = self.tables[standing] = Tables(rolls)
+        return table
 
     def can_bank(self, total: int, on_board: bool = True) -> bool:
         """Whether the rules let a player bank ``total``."""
         return total > 0 and (on_board or total >= self.rules.turn.entry_minimum)
 
-    def farkle_value(self, standing: Standing) -> float:
-        """Points a Farkle costs beyond the turn: the penalty when it is due."""
-        return -float(self.rules.turn.farkle_penalty) if standing.at_risk else 0.0
-
-    def roll_value(self, total: int, dice: int, on_board: bool = True, streak: int = 0) -> float:
-        """Expected points this turn banks if the player rolls ``dice`` dice now and plays on best."""
+    def roll_value(
+        self, total: int, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None
+    ) -> float:
+        """Expected points this turn adds to the score (a Farkle's penalty taken off) if the player
+        rolls ``dice`` dice now and plays on best."""
         _check_dice(dice, allow_none=False)
-        standing = self.standing(on_board, streak)
-        table = self.tables[standing]
+        standing = self.standing(on_board, streak, score)
+        table = self._tables(standing)
         steps = _steps(total)
         if steps < len(table.rolls):
             return float(table.rolls[steps, dice])
         # Above the cap every later state banks: one roll, then bank.
         moves = self.moves
         after: Floats = np.where(moves.after == WON, win_value(self.rules), (steps + moves.points) * float(STEP))
-        return float(moves.roll_values(after, self.farkle_value(standing))[dice])
+        return float(moves.roll_values(after, -float(standing.farkle_cost))[dice])
 
-    def value(self, total: int, dice: int, on_board: bool = True, streak: int = 0) -> float:
-        """Expected points this turn banks from here with best play (``dice`` = 0: no dice left)."""
+    def value(
+        self, total: int, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None
+    ) -> float:
+        """Expected points this turn adds to the score from here with best play (``dice`` = 0: no dice left)."""
         _check_dice(dice, allow_none=True)
         banked = float(total) if self.can_bank(total, on_board) else None
         if dice == 0:
             return banked if banked is not None else 0.0
-        rolled = self.roll_value(total, dice, on_board, streak)
+        rolled = self.roll_value(total, dice, on_board, streak, score)
         return rolled if banked is None else max(banked, rolled)
 
-    def expected_points_per_turn(self, on_board: bool = True, streak: int = 0) -> float:
-        """Expected points a turn banks with best play, from six dice and nothing scored."""
-        return self.roll_value(0, ALL_DICE, on_board, streak)
+    def expected_points_per_turn(self, on_board: bool = True, streak: int = 0, score: int | None = None) -> float:
+        """Expected points a turn adds to the score with best play, from six dice and nothing scored."""
+        return self.roll_value(0, ALL_DICE, on_board, streak, score)
 
-    def bank_threshold(self, dice: int, on_board: bool = True, streak: int = 0) -> int:
+    def bank_threshold(self, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None) -> int:
         """The smallest turn total (a multiple of 50) at which banking is at least as good as rolling ``dice``."""
         _check_dice(dice, allow_none=False)
-        rolls = self.tables[self.standing(on_board, streak)].rolls[:, dice]
+        rolls = self._tables(self.standing(on_board, streak, score)).rolls[:, dice]
         totals = np.arange(len(rolls)) * STEP
         entry = 0 if on_board else self.rules.turn.entry_minimum
         good = np.flatnonzero((totals >= max(entry, STEP)) & (totals >= rolls))
@@ -155,6 +166,27 @@ class Policy:
         if short >= len(self.win):
             self.win = win_table(self.moves, max(short + 1, 2 * len(self.win)), self.win)
         return self.win
+
+
+def not_counted(rules: RuleSet) -> tuple[str, ...]:
+    """What the coach's advice under ``rules`` leaves out, in words for the table (empty: nothing).
+
+    It plays each turn for the most points that turn adds to the score, so a Farkle's cost beyond
+    that turn is not in its sums.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> not_counted(load_rules("retail+farkle-penalty-500"))
+    ()
+    >>> print(not_counted(load_rules("retail+three-farkle-penalty"))[0])
+    The 1,000 for 3 Farkles in a row is counted only in the turn it falls due: the advice does not weigh that a Farkle before then brings it nearer.
+    """
+    turn = rules.turn
+    if not turn.farkle_penalty or turn.farkle_penalty_streak < 2:
+        return ()
+    return (
+        f"The {turn.farkle_penalty:,} for {turn.farkle_penalty_streak} Farkles in a row is counted only in the turn "
+        "it falls due: the advice does not weigh that a Farkle before then brings it nearer.",
+    )
 
 
 def _steps(points: int) -> int:

@@ -1,8 +1,10 @@
 """Value iteration over the states of one turn.
 
 A decision point of a turn is (turn total, dice left to roll); the player's
-standing (on the board or not, one Farkle short of the penalty or not) is fixed
-for the whole turn, so each standing gets a table of its own. The value of a
+standing (on the board or not, and what a Farkle would take off the score: the
+penalty for each Farkle, the streak's penalty when due, no more than the score
+where it may not go below zero) is fixed for the whole turn, so each standing
+gets a table of its own. The value of a
 point is the best of banking and rolling; rolling is worth the chance-weighted
 value of every roll, each roll taken at its best keep.
 
@@ -92,27 +94,29 @@ class Moves:
         return result
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class Standing:
     """What about the player shapes a turn's values, fixed for the whole turn."""
 
     on_board: bool
     """Banking is allowed at any total (else only from the entry minimum on)."""
-    at_risk: bool
-    """The next Farkle costs the penalty."""
+    farkle_cost: int = 0
+    """Points a Farkle this turn takes off the banked score, beyond the turn's own points."""
 
 
 def standings(rules: RuleSet) -> tuple[Standing, ...]:
-    """The standings whose tables differ under ``rules``; the first is the common one."""
+    """The standings solved with the rule set (the first is the common one): on the board with
+    the full penalty for each Farkle, and with the streak's on top; off the board, where a score
+    is never above zero, the same if a penalty may go below zero, else with none. A score too low
+    to pay a penalty whole makes a standing of its own, solved when it is first asked for."""
     turn = rules.turn
-    found = [Standing(True, False)]
+    costs = [turn.each_farkle_penalty]
     if turn.farkle_penalty:
-        found.append(Standing(True, True))
+        costs.append(turn.each_farkle_penalty + turn.farkle_penalty)
+    found = [Standing(True, cost) for cost in costs]
     if turn.entry_minimum:
-        found.append(Standing(False, False))
-        if turn.farkle_penalty and turn.penalty_below_zero:
-            found.append(Standing(False, True))
-    return tuple(found)
+        found += [Standing(False, cost) for cost in costs] if turn.penalty_below_zero else [Standing(False, 0)]
+    return tuple(dict.fromkeys(found))
 
 
 def win_value(rules: RuleSet) -> float:
@@ -127,7 +131,7 @@ def sweep(rules: RuleSet, moves: Moves, standing: Standing, cap: int) -> tuple[F
     entry = 0 if standing.on_board else rules.turn.entry_minimum
     bankable = totals >= max(entry, STEP)
     bank = np.where(bankable, totals, -np.inf)
-    farkled = -float(rules.turn.farkle_penalty) if standing.at_risk else 0.0
+    farkled = -float(standing.farkle_cost)
     values = np.empty((top, COLUMNS))
     values[:, 0] = np.where(bankable, totals, 0.0)
     values[:, 1:WON] = totals[:, None]

@@ -48,17 +48,30 @@ def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
     else:
         ends = f"FARKLE! {name}'s turn ends with no points scored this turn"
     rules = state.rules.turn
+    streak_due = bool(rules.farkle_penalty) and record.farkles_in_a_row >= rules.farkle_penalty_streak
+    parts = [
+        (rules.each_farkle_penalty, "a Farkle"),
+        (rules.farkle_penalty if streak_due else 0, f"{record.farkles_in_a_row} Farkles in a row"),
+    ]
+    owed = [(points, why) for points, why in parts if points]
+    due = sum(points for points, _ in owed)
+    if not due:
+        return f"{ends}; {name}'s score stays {record.score_after:,}."
+    if len(owed) == 2:
+        penalty = f"the {due:,} penalty ({owed[0][0]:,} for {owed[0][1]}, {owed[1][0]:,} for {owed[1][1]})"
+    else:
+        penalty = f"the {due:,} penalty for {owed[0][1]}"
+    if record.penalty == due:
+        return f"{ends}; {penalty} takes {name}'s score to {record.score_after:,}."
     if record.penalty:
+        return f"{ends}; {penalty} takes only the {record.penalty:,} {name} had: {name}'s score is now 0."
+    again = ", and the count starts again" if streak_due else ""
+    if streak_due and not rules.each_farkle_penalty:
         return (
-            f"{ends}; the {record.penalty:,} penalty for {record.farkles_in_a_row} Farkles in a row "
-            f"takes {name}'s score to {record.score_after:,}."
+            f"{ends}; {record.farkles_in_a_row} Farkles in a row, but with no points the {due:,} "
+            f"penalty takes nothing{again}: {name}'s score stays {record.score_after:,}."
         )
-    if rules.farkle_penalty and record.farkles_in_a_row >= rules.farkle_penalty_streak:
-        return (
-            f"{ends}; {record.farkles_in_a_row} Farkles in a row, but with no points the {rules.farkle_penalty:,} "
-            f"penalty takes nothing, and the count starts again: {name}'s score stays {record.score_after:,}."
-        )
-    return f"{ends}; {name}'s score stays {record.score_after:,}."
+    return f"{ends}; with no points {penalty} takes nothing{again}: {name}'s score stays {record.score_after:,}."
 
 
 def tap_text(was: int | None, now: int | None) -> str:

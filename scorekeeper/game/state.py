@@ -22,6 +22,8 @@ from scorekeeper.game.events import (
     PointsEntered,
 )
 from scorekeeper.rules import (
+    ANY_TARGET_FROM,
+    MAX_TARGET,
     Dice,
     FinalLap,
     GameKind,
@@ -261,13 +263,16 @@ class GameState:
 
 
 def start(event: GameStarted) -> GameState:
-    """The state of a game that has just begun."""
+    """The state of a game that has just begun: played to any multiple of 50 from
+    :data:`~scorekeeper.rules.ANY_TARGET_FROM` up, or to a target its rules offer."""
     rules, target = event.rules, event.target
     if target <= 0 or target % 50:
         raise IllegalAction(f"target {target:,}: must be a positive number of points, a multiple of 50")
-    if target not in (rules.end.target, *rules.end.short_targets):
-        allowed = ", ".join(f"{t:,}" for t in (rules.end.target, *rules.end.short_targets))
-        raise IllegalAction(f"target {target:,} is not offered by the rules {rules.name!r}; allowed: {allowed}")
+    if target not in (rules.end.target, *rules.end.short_targets) and not rules.any_target(target):
+        raise IllegalAction(
+            f"target {target:,} is too {'low' if target < ANY_TARGET_FROM else 'high'}: play to a multiple of 50 "
+            f"from {ANY_TARGET_FROM:,} to {MAX_TARGET:,}, or leave it out for the rules' own {rules.end.target:,}"
+        )
     return GameState(rules=rules, target=target, started_at=event.started_at)
 
 
@@ -277,13 +282,14 @@ def _who(state: GameState) -> str:
 
 
 def check_target(state: GameState) -> None:
-    """Refuse a short target the table is too small for.
+    """Refuse a short target the table is too small for, where it is not a target any game may be
+    played to (a rules file's short target under 1,000).
 
     farkle-flip-card-game.txt: "If playing with six or more players, you may
     decide to play to only 5,000 or 7,500 points".
     """
     allowed = state.rules.allowed_targets(len(state.players))
-    if state.target not in allowed:
+    if state.target not in allowed and not state.rules.any_target(state.target):
         raise IllegalAction(
             f"target {state.target:,} is offered only to tables of {state.rules.end.short_targets_min_players} "
             f"or more players; this table has {len(state.players)}. Play to {state.rules.end.target:,}"
@@ -460,12 +466,9 @@ def _farkle(state: GameState, action: Farkled) -> GameState:
             raise IllegalAction(f"Farkle: the roll {turn.roll} scores ({scored.best}); it is not a Farkle")
     else:
         player = replace(player, farkle_cards=player.farkle_cards + 1)
-    in_a_row, penalty = player.farkle_streak + 1, 0
-    streak = in_a_row
+    in_a_row = player.farkle_streak + 1
+    penalty, streak = rules.turn.farkle_cost(player.score, player.farkle_streak), in_a_row
     if rules.turn.farkle_penalty and streak >= rules.turn.farkle_penalty_streak:
-        penalty = rules.turn.farkle_penalty
-        if not rules.turn.penalty_below_zero:
-            penalty = min(penalty, max(player.score, 0))
         streak = 0
     player = replace(player, score=player.score - penalty, farkle_streak=streak)
     return _end_turn(state, Outcome.FARKLED, player, points=0, bonus=0, penalty=penalty, in_a_row=in_a_row)

@@ -19,16 +19,19 @@ from scorekeeper.rules.errors import (
 )
 from scorekeeper.rules.loading import (
     load_rules,
+    numbered_variants,
     preset_names,
     rules_from_table,
     rules_to_table,
     rules_to_toml,
     variant_names,
 )
-from scorekeeper.rules.ruleset import EndRules, FinalLap, GameKind, KindValue, RuleSet, Scoring, Ties, TurnRules
+from scorekeeper.rules.ruleset import ANY_TARGET_FROM, MAX_TARGET, EndRules, FinalLap, GameKind, KindValue, RuleSet, Scoring, Ties, TurnRules
 from scorekeeper.rules.scoring import Combination, CombinationKind, Dice, KeepOption, RollScore, best_split, most_points, score_roll
 
 __all__ = [
+    "ANY_TARGET_FROM",
+    "MAX_TARGET",
     "Combination",
     "CombinationKind",
     "Dice",
@@ -53,6 +56,7 @@ __all__ = [
     "describe_rules",
     "load_rules",
     "most_points",
+    "numbered_variants",
     "preset_names",
     "rules_from_table",
     "rules_to_table",

@@ -17,8 +17,9 @@ def _kind(value: KindValue, count: str) -> str:
     return f"{count} of a kind: no extra score"
 
 
-def describe_rules(rules: RuleSet) -> list[str]:
-    """One line per rule, as a player would say it.
+def describe_rules(rules: RuleSet, target: int | None = None) -> list[str]:
+    """One line per rule, as a player would say it; ``target``: the game's own, said in place of the
+    rules' where it differs.
 
     >>> from scorekeeper.rules import load_rules
     >>> lines = describe_rules(load_rules("house-2009"))
@@ -26,6 +27,8 @@ def describe_rules(rules: RuleSet) -> list[str]:
     'House rules of 2009: 1,000 to get on the board, six of a kind wins (house-2009)'
     >>> [line for line in lines if "wins the game" in line]
     ['Six of a kind wins the game on the spot, before it is scored.']
+    >>> [line for line in describe_rules(load_rules("retail"), 3000) if line.startswith("This game")]
+    ["This game is played to 3,000 (the rules' own target: 10,000)."]
     """
     s, t, e = rules.scoring, rules.turn, rules.end
     lines = [f"{rules.title} ({rules.name})"]
@@ -69,9 +72,15 @@ def describe_rules(rules: RuleSet) -> list[str]:
             lines.append(f"Farkle cards {counts} toward getting on the board.")
     else:
         lines.append("No minimum to get on the board.")
+    floor = " (it may take a score below zero)" if t.penalty_below_zero else " (never below zero)"
+    if t.each_farkle_penalty:
+        lines.append(f"Each Farkle costs {_points(t.each_farkle_penalty)} off the score{floor}.")
     if t.farkle_penalty:
-        floor = "" if t.penalty_below_zero else " (never below zero)"
-        lines.append(f"{t.farkle_penalty_streak} Farkles in a row cost {_points(t.farkle_penalty)}{floor}.")
+        more = " more" if t.each_farkle_penalty else ""
+        lines.append(
+            f"{t.farkle_penalty_streak} Farkles in a row cost {_points(t.farkle_penalty)}{more}"
+            f"{'' if t.each_farkle_penalty else floor}."
+        )
     if t.six_of_a_kind_wins:
         when = "after the turn is banked" if t.instant_win_banks_turn else "before it is scored"
         lines.append(f"Six of a kind wins the game on the spot, {when}.")
@@ -80,11 +89,14 @@ def describe_rules(rules: RuleSet) -> list[str]:
             f"Each Farkle card held adds {_points(t.farkle_card_value)} when its holder next banks; "
             "drawing one ends the turn."
         )
-    target = f"Play to {_points(e.target)}"
-    if e.short_targets:
-        shorts = " or ".join(_points(v) for v in e.short_targets)
-        target += f" ({shorts} with {e.short_targets_min_players} or more players)"
-    lines.append(target + ".")
+    if target is not None and target != e.target:
+        lines.append(f"This game is played to {_points(target)} (the rules' own target: {_points(e.target)}).")
+    else:
+        plays_to = f"Play to {_points(e.target)}"
+        if e.short_targets:
+            shorts = " or ".join(_points(v) for v in e.short_targets)
+            plays_to += f" ({shorts} with {e.short_targets_min_players} or more players)"
+        lines.append(plays_to + ".")
     lines.append(
         {
             FinalLap.NONE: "The first to reach the target wins at once.",

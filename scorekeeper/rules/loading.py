@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules.errors import RuleFileError
-from scorekeeper.safe_input import parse_toml, quote, read_text, shorten
-from scorekeeper.rules.ruleset import EndRules, GameKind, KindValue, RuleSet, Scoring, TurnRules
+from scorekeeper.safe_input import is_plain_number, parse_toml, quote, read_text, shorten
+from scorekeeper.rules.ruleset import MAX_TARGET, EndRules, GameKind, KindValue, RuleSet, Scoring, TurnRules
 
 Table = dict[str, Any]
 
@@ -46,8 +46,12 @@ MAX_POINTS = 100_000
 """The most points any rule value but the target may be: ten times the usual target of 10,000, far
 above any rule text, and small enough for the coach to solve (a larger entry minimum made it run
 for minutes)."""
-MAX_TARGET = 1_000_000
-"""The highest target (and short target) a game may be played to."""
+NUMBER = "N"
+"""In a numbered variant (named ``...-N`` in the variants file) the value that stands for the number
+given in its place: ``farkle-penalty-500`` sets what ``farkle-penalty-N`` sets to ``"N"`` to 500."""
+ADDED_FIELDS: dict[str, dict[str, Any]] = {"turn": {"each_farkle_penalty": 0}}
+"""Fields added since games were first saved, with what a complete table written before them
+(an older game's journal) means by leaving them out."""
 MAX_TEXT = 200
 """The longest title or name of a rule set."""
 MAX_COUNT = 100
@@ -86,10 +90,45 @@ def _variant_tables() -> dict[str, Table]:
 def variant_names() -> dict[str, str]:
     """Named variants that can be laid over any rule set, with what each does.
 
+    A numbered variant is named with ``-N`` for its number (see :func:`numbered_variants`).
+
     >>> sorted(variant_names())
-    ['doubling', 'entry-500', 'extend-final-lap', 'straight-2500', 'three-farkle-penalty']
+    ['below-zero', 'doubling', 'entry-500', 'extend-final-lap', 'farkle-penalty-N', 'straight-2500', 'three-farkle-penalty']
     """
     return {name: str(table.get("description", "")) for name, table in _variant_tables().items()}
+
+
+def numbered_variants() -> list[str]:
+    """The variants that take a number in place of their ``N``.
+
+    >>> numbered_variants()
+    ['farkle-penalty-N']
+    """
+    return sorted(name for name in _variant_tables() if name.endswith(f"-{NUMBER}"))
+
+
+def _put_number(changes: Table, number: int) -> Table:
+    return {
+        key: _put_number(value, number) if isinstance(value, dict) else number if value == NUMBER else value
+        for key, value in changes.items()
+    }
+
+
+def _variant_changes(variant: str, known: dict[str, Table], where: str) -> Table:
+    """What ``variant`` lays over a rule set: a named variant's table, or a numbered one's with its number put in."""
+    stem, _, number = variant.rpartition("-")
+    if variant in known and number != NUMBER:
+        table = known[variant]
+    elif f"{stem}-{NUMBER}" in known and is_plain_number(number):
+        table = _put_number(known[f"{stem}-{NUMBER}"], int(number))
+    else:
+        numbered = ", ".join(f"{name} (a number for {NUMBER}: {name[:-1]}500)" for name in numbered_variants())
+        raise RuleFileError(
+            f"{where}: no variant named {quote(variant)}; variants: "
+            + ", ".join(sorted(name for name in known if not name.endswith(f"-{NUMBER}")))
+            + (f", {numbered}" if numbered else "")
+        )
+    return {key: value for key, value in table.items() if key != "description"}
 
 
 def _merge(base: Table, changes: Mapping[str, Any]) -> Table:
@@ -214,6 +253,7 @@ def rules_from_table(table: Table, name: str, where: str) -> RuleSet:
     for section in SECTIONS:
         if not isinstance(table.get(section), dict):
             raise RuleFileError(f"{where}: missing the [{section}] table")
+    table = {**table, **{section: {**added, **table[section]} for section, added in ADDED_FIELDS.items()}}
     parts = {section: _build(cls, table[section], where, section) for section, cls in SECTIONS.items()}
     if "title" not in table or "kind" not in table:
         raise RuleFileError(f"{where}: needs both 'title' and 'kind' at the top")
@@ -339,10 +379,7 @@ def load_rules(
         table = _preset_table(name)
     known = _variant_tables()
     for variant in variants:
-        if variant not in known:
-            raise RuleFileError(f"{where}: no variant named {variant!r}; variants: {', '.join(sorted(known))}")
-        changes = {key: value for key, value in known[variant].items() if key != "description"}
-        table = _merge(table, changes)
+        table = _merge(table, _variant_changes(variant, known, where))
         name, where = f"{name}+{variant}", f"{where} with variant {variant!r}"
     if overrides:
         table = _merge(table, overrides)

@@ -15,6 +15,16 @@ from scorekeeper.rules.errors import RuleFileError
 from scorekeeper.safe_input import is_plain_number, quote
 
 
+MAX_TARGET = 1_000_000
+"""The highest target (and short target) a game may be played to."""
+ANY_TARGET_FROM = 1_000
+"""The lowest target a game may be played to under any rules: every multiple of 50 from here to
+:data:`MAX_TARGET` is allowed, besides the targets the rules themselves offer. The card edition's
+text plays shorter games ("you may decide to play to only 5,000 or 7,500 points to avoid a very
+long game") and the house rules of 2009 speak of a player "who reached 5,000"; issue 54 asks for
+"any multiple of 50 from 1,000 up", each preset keeping its own target when none is given."""
+
+
 class GameKind(enum.Enum):
     """What the players throw: real dice, or the Farkle Flip cards."""
 
@@ -155,18 +165,35 @@ class TurnRules:
     """Points a player must bank in one turn to get on the board (0 = none)."""
     farkle_cards_count_toward_entry: bool
     """Whether the Farkle-card bonus counts toward the entry minimum (card edition)."""
+    each_farkle_penalty: int
+    """Points lost for every Farkle (0 = none); a completed streak costs ``farkle_penalty`` on top."""
     farkle_penalty: int
     """Points lost for Farkling ``farkle_penalty_streak`` turns in a row (0 = no penalty)."""
     farkle_penalty_streak: int
     """How many Farkles in a row cost the penalty; the streak then starts over."""
     penalty_below_zero: bool
-    """Whether the penalty may take a banked score below zero."""
+    """Whether a Farkle penalty may take a banked score below zero."""
     six_of_a_kind_wins: bool
     """Keeping six of a kind wins the game on the spot."""
     instant_win_banks_turn: bool
     """Whether the winning turn (with the six of a kind) is banked before the game ends."""
     farkle_card_value: int
     """Points each held Farkle card adds when its holder next banks (card edition; 0 = none)."""
+
+    def farkle_cost(self, score: int, streak: int) -> int:
+        """Points a Farkle takes off a banked ``score`` after ``streak`` Farkles in a row: the
+        penalty for each Farkle, plus the streak's penalty when this Farkle completes the streak, no
+        more than the score holds unless a penalty may take it below zero.
+
+        >>> from scorekeeper.rules import load_rules
+        >>> turn = load_rules("retail+farkle-penalty-500+three-farkle-penalty").turn
+        >>> turn.farkle_cost(3000, 0), turn.farkle_cost(3000, 2), turn.farkle_cost(300, 2), turn.farkle_cost(-50, 0)
+        (500, 1500, 300, 0)
+        """
+        penalty = self.each_farkle_penalty
+        if self.farkle_penalty and streak + 1 >= self.farkle_penalty_streak:
+            penalty += self.farkle_penalty
+        return penalty if self.penalty_below_zero else min(penalty, max(score, 0))
 
 
 @dataclass(frozen=True)
@@ -218,3 +245,12 @@ class RuleSet:
         if self.end.short_targets and players >= self.end.short_targets_min_players:
             return (self.end.target, *self.end.short_targets)
         return (self.end.target,)
+
+    def any_target(self, target: int) -> bool:
+        """Whether ``target`` is one of the targets any game may be played to, whatever the rules offer.
+
+        >>> from scorekeeper.rules import load_rules
+        >>> [load_rules("retail").any_target(t) for t in (500, 1000, 3050, 3075)]
+        [False, True, True, False]
+        """
+        return ANY_TARGET_FROM <= target <= MAX_TARGET and target % 50 == 0

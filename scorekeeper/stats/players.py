@@ -88,7 +88,7 @@ def _forgone(policy: Policy, events: Iterable[Event]) -> dict[int, tuple[float, 
         # The last lap plays for the win, not for points; hand-entered points have no dice to judge.
         if before.final_lap or before.play_off or turn.entered or turn.dice_left == 0:
             continue
-        rolled = policy.roll_value(turn.total, turn.dice_left, player.on_board, player.farkle_streak)
+        rolled = policy.roll_value(turn.total, turn.dice_left, player.on_board, player.farkle_streak, player.score)
         if rolled > turn.total:
             points, times = lost.get(turn.player, (0.0, 0))
             lost[turn.player] = (points + rolled - turn.total, times + 1)

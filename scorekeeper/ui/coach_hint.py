@@ -14,7 +14,7 @@ from typing import Any
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-from scorekeeper.coach import Advice, CoachError, Goal, Policy, advise_state, policy_for, rules_key
+from scorekeeper.coach import Advice, CoachError, Goal, Policy, advise_state, not_counted, policy_for, rules_key
 from scorekeeper.game import GameState
 from scorekeeper.rules import KeepOption, RuleSet
 
@@ -106,6 +106,8 @@ class CoachHint(QWidget):
                 message = str(advice) if advice is not None else ""
         self._advice = advice
         self.goal.setText(GOALS[advice.goal] if advice is not None else "")
+        left_out = " ".join(not_counted(state.rules)) if advice is not None and state is not None else ""
+        self.goal.setToolTip(f"Not counted: {left_out}" if left_out else "")
         self.goal.setVisible(advice is not None)
         self.text.setText(message)
         self.text.setVisible(bool(message))

@@ -1,4 +1,4 @@
-"""The new game dialog: players (add, remove, reorder), the rules, the target, each option."""
+"""The new game dialog: players (add, remove, reorder), the rules, the target, the Farkle penalty, each option."""
 
 from __future__ import annotations
 
@@ -20,12 +20,25 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from scorekeeper.game import Game
 from scorekeeper.game.state import MAX_NAME_LENGTH
-from scorekeeper.rules import FarkleError, RuleSet, Ties, load_rules, preset_names, variant_names
+from scorekeeper.rules import (
+    FarkleError,
+    IllegalAction,
+    RuleSet,
+    Ties,
+    load_rules,
+    numbered_variants,
+    preset_names,
+    variant_names,
+)
+from scorekeeper.rules.loading import MAX_POINTS
+from scorekeeper.safe_input import is_plain_number, quote
 from scorekeeper.ui.rules_view import rules_text
 
 
@@ -33,10 +46,35 @@ OPTIONS = (
     ("four_of_a_kind_as_two_pairs", "Four of a kind counts as two pairs toward three pairs"),
     ("instant_win_banks_turn", "Six of a kind scores the turn before it wins"),
     ("farkle_cards_count_toward_entry", "Farkle cards count toward getting on the board"),
-    ("penalty_below_zero", "The Farkle penalty may take a score below zero"),
+    ("penalty_below_zero", "A Farkle penalty may take a score below zero (below-zero)"),
     ("play_off", "A tie at the end is played off"),
 )
 """The questions the rule texts leave open, as switches (see the README's table)."""
+SWITCHED_VARIANTS = ("below-zero",)
+"""Variants the dialog offers as one of :data:`OPTIONS` rather than as a variant of their own."""
+PENALTY_VARIANT = "farkle-penalty-N"
+"""The numbered variant the dialog's penalty box sets."""
+
+
+def read_target(text: str, rules: RuleSet, players: int) -> int:
+    """The target typed as ``text`` ("3,000" or "3000"), if a game of ``players`` under ``rules`` may
+    be played to it; else :class:`~scorekeeper.rules.IllegalAction` saying what to type.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> read_target("3,050", load_rules("retail"), 2)
+    3050
+    >>> read_target("three", load_rules("retail"), 2)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalAction: play to 'three': type a number of points, such as 5,000
+    """
+    digits = text.replace(",", "").replace(" ", "").strip()
+    if not is_plain_number(digits):
+        raise IllegalAction(f"play to {quote(text)}: type a number of points, such as 5,000")
+    target = int(digits)
+    Game.new(rules, [f"player {seat + 1}" for seat in range(players)], target=target)
+    return target
+
 
 
 def option_values(rules: RuleSet) -> dict[str, bool]:
@@ -112,6 +150,8 @@ class NewGameDialog(QDialog):
         options = QGroupBox("Options")
         options_layout = QVBoxLayout(options)
         for name, description in sorted(variant_names().items()):
+            if name in numbered_variants() or name in SWITCHED_VARIANTS:
+                continue
             box = QCheckBox(f"{description} ({name})")
             self.variants[name] = box
             options_layout.addWidget(box)
@@ -123,6 +163,23 @@ class NewGameDialog(QDialog):
             options_layout.addWidget(box)
             box.toggled.connect(lambda _=False: self.update_rules())
         self.target = QComboBox()
+        self.target.setEditable(True)
+        self.target.setToolTip("The rules' own target, or type any multiple of 50 from 1,000 up")
+        self.target.editTextChanged.connect(lambda _="": self._allow())
+        self.target_note = QLabel()
+        """Why the typed target cannot be played to (empty when it can; its line is kept, so the
+        dialog does not jump while a number is typed)."""
+        self.target_note.setStyleSheet("color: #b03a2e")
+        self.target_note.setMinimumHeight(self.target_note.fontMetrics().height())
+        self.penalty = QSpinBox()
+        self.penalty.setRange(0, MAX_POINTS)
+        self.penalty.setSingleStep(50)
+        self.penalty.setGroupSeparatorShown(True)
+        self.penalty.setKeyboardTracking(False)
+        self.penalty.setSuffix(" points")
+        self.penalty.setSpecialValueText("nothing (the score is safe)")
+        self.penalty.setToolTip("Points each Farkle takes off the score, e.g. 100 or 500 (the variant farkle-penalty-N)")
+        self.penalty.valueChanged.connect(lambda _=0: self.update_rules())
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.error = QLabel()
@@ -147,6 +204,8 @@ class NewGameDialog(QDialog):
         form.addRow("Rules", self.preset)
         form.addRow("", self.file_label)
         form.addRow("Play to", self.target)
+        form.addRow("", self.target_note)
+        form.addRow("Each Farkle costs", self.penalty)
         layout = QHBoxLayout(self)
         left = QVBoxLayout()
         left.addWidget(QLabel("Players, in seat order (drag or Up/Down to reorder):"))
@@ -216,6 +275,7 @@ class NewGameDialog(QDialog):
 
     def update_rules(self, reset_options: bool = False) -> None:
         chosen = [name for name, box in self.variants.items() if box.isChecked()]
+        penalty = [PENALTY_VARIANT.replace("-N", f"-{self.penalty.value()}")]
         base: str | Path = self.preset.currentText()
         if base == "rules file...":
             if self.rules_file is None:
@@ -234,6 +294,12 @@ class NewGameDialog(QDialog):
                     self.options[name].blockSignals(True)
                     self.options[name].setChecked(value)
                     self.options[name].blockSignals(False)
+            if reset_options:
+                self.penalty.blockSignals(True)
+                self.penalty.setValue(rules.turn.each_farkle_penalty)
+                self.penalty.blockSignals(False)
+            if self.penalty.value() != rules.turn.each_farkle_penalty:
+                rules = load_rules(base, [*chosen, *penalty])
             self.rules = with_options(rules, {name: box.isChecked() for name, box in self.options.items()})
         except FarkleError as exc:
             self.rules = None
@@ -242,19 +308,35 @@ class NewGameDialog(QDialog):
             return
         self.error.clear()
         keep = self.target.currentText()
+        self.target.blockSignals(True)
         self.target.clear()
         self.target.addItems([f"{t:,}" for t in self.rules.allowed_targets(max(len(self.names()), 1))])
-        if keep and self.target.findText(keep) >= 0:
+        if keep and self._target(keep) is not None:
             self.target.setCurrentText(keep)
-        self.summary.setText(rules_text(self.rules))
+        self.target.blockSignals(False)
         self._allow()
 
+    def _target(self, text: str) -> int | None:
+        """The target ``text`` asks for, or None (the reason shown under it) if the game cannot be played to it."""
+        if self.rules is None:
+            return None
+        try:
+            target = read_target(text, self.rules, max(len(self.names()), 1))
+        except FarkleError as exc:
+            self.target_note.setText(str(exc))
+            return None
+        self.target_note.clear()
+        return target
+
     def _allow(self) -> None:
-        ok = self.rules is not None and bool(self.names())
-        self.start_button.setEnabled(ok)
+        target = self._target(self.target.currentText())
+        if self.rules is not None:
+            self.summary.setText(rules_text(self.rules, target))
+        self.start_button.setEnabled(self.rules is not None and bool(self.names()) and target is not None)
 
     def setup(self) -> GameSetup | None:
         """The game to start, or None if the dialog is not complete."""
-        if self.rules is None or not self.names():
+        target = self._target(self.target.currentText())
+        if self.rules is None or not self.names() or target is None:
             return None
-        return GameSetup(self.rules, self.names(), int(self.target.currentText().replace(",", "")))
+        return GameSetup(self.rules, self.names(), target)

@@ -8,11 +8,8 @@ from scorekeeper.rules import RuleSet, describe_rules
 
 
 def rules_text(rules: RuleSet, target: int | None = None) -> str:
-    """The rules as short paragraphs; the game's own target last when it is not the usual one."""
-    lines = describe_rules(rules)
-    if target is not None and target != rules.end.target:
-        lines.append(f"This game is played to {target:,}.")
-    return "\n\n".join(lines)
+    """The rules as short paragraphs, the game's own target in place of the rules' when it differs."""
+    return "\n\n".join(describe_rules(rules, target))
 
 
 class RulesDialog(QDialog):
