@@ -20,7 +20,7 @@ import pytest
 
 from scorekeeper.game import Game, describe_turn, load_game, save_game
 from scorekeeper.game.events import Banked, DiceRolled, Farkled, Kept
-from scorekeeper.game.journal import with_turn_replaced
+from scorekeeper.game.history_edits import with_turn_replaced
 from scorekeeper.rules import (
     Dice,
     RuleFileError,
