@@ -128,13 +128,9 @@ class ModelFiles:
         if os.path.lexists(folder):
             check_folder(folder, "model folder", ModelError)
         manifest_path = folder / MANIFEST_FILE
-        if not os.path.lexists(manifest_path):
-            raise ModelError(f"no dice model at {folder}: {MANIFEST_FILE} is missing; {RESTORE_HINT}")
-        try:
-            text = read_text(manifest_path, "model manifest", ModelError, limit=MAX_MANIFEST_BYTES)
-        except ModelError as exc:
-            raise ModelError(f"{exc}; {RESTORE_HINT}") from None
-        manifest = parse_json(text, f"damaged model manifest {manifest_path}", ModelError)
+        manifest = _json_record(
+            manifest_path, f"no dice model at {folder}: {MANIFEST_FILE} is missing", "model manifest", "damaged model manifest", RESTORE_HINT
+        )
         try:
             entries = {key: (folder / manifest[key]["file"], str(manifest[key]["sha256"])) for key in ("finder", "pips")}
             finder_threshold = float(manifest["finder_threshold"])
@@ -155,17 +151,26 @@ class ModelFiles:
         return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side, entries["pips"][1])
 
 
+def _json_record(path: Path, missing: str, what: str, damaged: str, hint: str) -> Any:
+    """The JSON a model folder keeps at ``path`` (the manifest, the unsure line), read within bounds;
+    a file that is missing (``missing``), unreadable or not JSON (``damaged``) is a :class:`ModelError`
+    that ends with ``hint``, saying how to restore it."""
+    if not os.path.lexists(path):
+        raise ModelError(f"{missing}; {hint}")
+    try:
+        text = read_text(path, what, ModelError, limit=MAX_MANIFEST_BYTES)
+    except ModelError as exc:
+        raise ModelError(f"{exc}; {hint}") from None
+    return parse_json(text, f"{damaged} {path}", ModelError)
+
+
 def chosen_line(folder: Path) -> float:
     """The unsure line chosen for the models in ``folder``, checked as the manifest is: present,
     whole, within bounds and a share from 0 to 1."""
     path = folder / UNSURE_LINE_FILE
-    if not os.path.lexists(path):
-        raise ModelError(f"the model folder {folder} has no unsure line: {UNSURE_LINE_FILE} is missing; {CHOOSE_LINE_HINT}")
-    try:
-        text = read_text(path, "model's unsure line", ModelError, limit=MAX_MANIFEST_BYTES)
-    except ModelError as exc:
-        raise ModelError(f"{exc}; {CHOOSE_LINE_HINT}") from None
-    record = parse_json(text, f"damaged unsure line {path}", ModelError)
+    record = _json_record(
+        path, f"the model folder {folder} has no unsure line: {UNSURE_LINE_FILE} is missing", "model's unsure line", "damaged unsure line", CHOOSE_LINE_HINT
+    )
     try:
         line = float(record["line"])
     except (ValueError, KeyError, TypeError) as exc:
