@@ -13,7 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from scorekeeper.camera.settling import EventKind, SettleParams, Settler
-from scorekeeper.camera.sources import Frame, ReconnectingSource, SourceError, SourceKind, SourceSpec, StreamSource, open_source, parse_stream
+from scorekeeper.camera.sources import CameraLost, Frame, ReconnectingSource, SourceError, SourceKind, SourceSpec, StreamSource, open_source, parse_stream
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
 from tests.mjpeg_server import jpegs, mjpeg_camera, silent_server, write_mjpeg
@@ -197,3 +197,13 @@ def test_after_a_gap_the_roll_taken_before_it_is_not_taken_again() -> None:
     settler.gap()
     events += [event.kind for _ in range(10) for event in settler.update(dice)]
     assert events.count(EventKind.SETTLED) == 1
+
+
+def test_a_stream_that_stays_away_is_called_lost_with_what_to_do() -> None:
+    frames = jpegs(textured(10))
+    with mjpeg_camera(frames) as camera:
+        camera.drop_at(4, down=60)
+        with StreamSource(camera.url, retry=0.2, give_up=1.0) as source:
+            with pytest.raises(CameraLost, match="did not come back in 1 s: is the camera app still running"):
+                while source.read() is not None:
+                    pass

@@ -485,6 +485,10 @@ REACH_TIMEOUT_S = 2.0
 RETRY_S = 1.0
 """Pause, s, between two tries to open a dropped stream again."""
 
+GIVE_UP_S = 120.0
+"""A dropped stream not back after this long, s, is lost (the camera app was closed for good):
+time enough for a phone to rejoin the Wi-Fi or its app to be started again."""
+
 StreamOpener = Callable[[str, float, float], Any]
 
 
@@ -532,9 +536,9 @@ class StreamSource(BaseSource):
     A thread of its own takes each picture as it comes and keeps only the newest, so the watch loop
     reads the table as it is now however slowly it reads. A picture is passed on only once the
     next one has come whole: the last picture before a stream breaks may be cut short, and is
-    dropped. A dropped stream is opened again by itself, every :data:`RETRY_S` seconds until it
-    answers or the source is closed; ``on_notice`` is told when it is lost and when it is back,
-    and the first frame after the gap says so (:attr:`Frame.after_gap`).
+    dropped. A dropped stream is opened again by itself, every ``retry`` seconds until it answers
+    (or, after ``give_up`` seconds, :class:`CameraLost` is raised); ``on_notice`` is told when it
+    is lost and when it is back, and the first frame after the gap says so (:attr:`Frame.after_gap`).
     """
 
     live = True
@@ -547,6 +551,7 @@ class StreamSource(BaseSource):
         open_timeout: float = OPEN_TIMEOUT_S,
         read_timeout: float = READ_TIMEOUT_S,
         retry: float = RETRY_S,
+        give_up: float = GIVE_UP_S,
         on_notice: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(realtime=False)
@@ -561,6 +566,8 @@ class StreamSource(BaseSource):
         self._open_capture = open_capture
         self._timeouts = (open_timeout, read_timeout)
         self._retry = retry
+        self._give_up = give_up
+        self._gone = ""
         self._closed = threading.Event()
         self._ready = threading.Condition()
         self._newest: tuple[NDArray[np.uint8], bool, float] | None = None
@@ -609,6 +616,8 @@ class StreamSource(BaseSource):
                     continue
                 capture.release()
                 capture, held = self._reconnect()
+                if capture is None:
+                    return
                 gap = True
         finally:
             if capture is not None:
@@ -634,6 +643,12 @@ class StreamSource(BaseSource):
                 self.reconnections += 1
                 self._notice(f"The stream from {self.shown} is back (after {time.monotonic() - lost:.0f} s)")
                 return capture, first
+            if time.monotonic() - lost >= self._give_up:
+                self._gone = (
+                    f"the stream from {self.shown} did not come back in {self._give_up:g} s: is the camera app still "
+                    "running on the phone? Reconnect once it is, or type the dice by hand"
+                )
+                break
         return None, None
 
     def _notice(self, text: str) -> None:
@@ -646,6 +661,8 @@ class StreamSource(BaseSource):
             while self._newest is None and not self._closed.is_set() and self._thread.is_alive():
                 self._ready.wait(0.5)
             if self._newest is None:
+                if self._gone and not self._closed.is_set():
+                    raise CameraLost(self._gone)
                 return None
             image, gap, at = self._newest
             self._newest = None
