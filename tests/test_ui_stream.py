@@ -4,6 +4,7 @@ remembers it; a stream that drops and comes back is told in the status bar."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -82,4 +83,21 @@ def test_a_phone_stream_that_drops_is_told_in_the_status_bar_and_comes_back_by_i
         qtbot.waitUntil(lambda: "stopped: reconnecting by itself; the game is kept" in label.text(), timeout=10000)
         qtbot.waitUntil(lambda: f"The stream from {camera.url} is back" in label.text(), timeout=10000)
         assert camera.connections == 2
+        window.close()
+
+
+def test_stopping_the_camera_while_the_stream_is_away_does_not_wait_for_it(qtbot: QtBot, tmp_path: Path) -> None:
+    frames = jpegs(textured(40))
+    with mjpeg_camera(frames) as camera:
+        camera.drop_at(20, down=60)
+        window = MainWindow(GameController(tmp_path), WindowOptions(source=camera.url), reader=Blind)
+        qtbot.addWidget(window)
+        pane = window.camera_part.pane
+        assert pane is not None
+        qtbot.waitUntil(lambda: "reconnecting by itself" in window.source_label.text(), timeout=10000)
+        capture = pane.capture
+        assert capture is not None
+        started = time.monotonic()
+        pane.manual_entry()
+        assert capture.thread.isFinished() and time.monotonic() - started < 1.5, "the capture ends at once, not after its 3 s wait"
         window.close()
