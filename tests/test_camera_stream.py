@@ -81,6 +81,10 @@ def test_a_password_in_the_address_is_never_shown(tmp_path: Path) -> None:
         url = camera.url.replace("http://", "http://ann:hunter2@")
         with open_source(url) as source:
             assert "hunter2" not in source.name and "ann:***@127.0.0.1" in source.name
+    for bad in ("http://ann:hunter2@:8080/video", "http://ann:hunter2@127.0.0.1:1/video"):
+        with pytest.raises(SourceError) as failure:
+            open_source(bad)
+        assert "hunter2" not in str(failure.value) and "ann:***@" in str(failure.value)
 
 
 def test_a_phone_stream_gives_whole_pictures_in_order_and_comes_back_by_itself_after_a_drop(tmp_path: Path) -> None:

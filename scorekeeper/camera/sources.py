@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit
 
 import cv2
 import numpy as np
@@ -154,19 +154,20 @@ def stream_address(text: str) -> SplitResult:
     ...
     scorekeeper.camera.sources.SourceError: 'http://:8080/video': the address names no camera: write it as http://PHONE:8080/video, PHONE being the phone's address (192.168.1.20)
     """
+    shown = shown_address(text)
     if re.search(r"[\x00-\x20\x7f]", text):
-        raise SourceError(f"{text!r}: an address holds no spaces or control characters; copy it again from the camera app")
+        raise SourceError(f"{shown!r}: an address holds no spaces or control characters; copy it again from the camera app")
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise SourceError(f"{text!r} is not an address ({exc}): write it as {EXAMPLE_ADDRESS}") from None
+        raise SourceError(f"{shown!r} is not an address ({exc}): write it as {EXAMPLE_ADDRESS}") from None
     if parts.scheme.lower() not in STREAM_SCHEMES:
-        raise SourceError(f"{text!r}: an IP camera's address starts with http://, https:// or rtsp://")
+        raise SourceError(f"{shown!r}: an IP camera's address starts with http://, https:// or rtsp://")
     if not parts.hostname:
-        raise SourceError(f"{text!r}: the address names no camera: write it as {EXAMPLE_ADDRESS}, PHONE being the phone's address (192.168.1.20)")
+        raise SourceError(f"{shown!r}: the address names no camera: write it as {EXAMPLE_ADDRESS}, PHONE being the phone's address (192.168.1.20)")
     if port == 0:
-        raise SourceError(f"{text!r}: port 0 is no camera's; the camera app shows the port (IP Webcam: 8080)")
+        raise SourceError(f"{shown!r}: port 0 is no camera's; the camera app shows the port (IP Webcam: 8080)")
     return parts
 
 
@@ -176,11 +177,7 @@ def shown_address(text: str) -> str:
     >>> shown_address("rtsp://me:secret@192.168.1.20:554/live")
     'rtsp://me:***@192.168.1.20:554/live'
     """
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    netloc = f"{parts.username}:***@{parts.netloc.rpartition('@')[2]}"
-    return urlunsplit(parts._replace(netloc=netloc))
+    return re.sub(r"^([^:/]+://[^/@:]*:)[^/@]*@", r"\1***@", text)
 
 
 def parse_stream(text: str) -> SourceSpec:
