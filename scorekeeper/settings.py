@@ -6,7 +6,7 @@ file whole (:func:`~scorekeeper.safe_output.write_atomically`).
 >>> import tempfile
 >>> home = Path(tempfile.mkdtemp())
 >>> load_settings(home)
-(Settings(keep_photos=True), '')
+(Settings(keep_photos=True, stream_address=''), '')
 >>> save_settings(home, Settings(keep_photos=False))
 >>> load_settings(home)[0].keep_photos
 False
@@ -25,7 +25,9 @@ from scorekeeper.safe_output import write_atomically
 FILE = "settings.json"
 """The settings file's name in the home folder."""
 MAX_SETTINGS_BYTES = 100_000
-"""The largest settings file read: the window writes well under 100 bytes."""
+"""The largest settings file read: the window writes well under 1,000 bytes."""
+MAX_ADDRESS = 2_000
+"""The longest camera address kept: a phone's is some 30 characters."""
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Settings:
 
     keep_photos: bool = True
     """Whether each roll the camera takes keeps a picture beside the game's journal."""
+    stream_address: str = ""
+    """The IP camera's address last typed in the Camera menu (a phone's ``http://PHONE:8080/video``); "" if none."""
 
 
 def load_settings(home: Path) -> tuple[Settings, str]:
@@ -49,7 +53,10 @@ def load_settings(home: Path) -> tuple[Settings, str]:
     keep = data.get("keep_photos", True) if isinstance(data, dict) else None
     if not isinstance(keep, bool):
         return Settings(), f"{path}: 'keep_photos' must be true or false; the default settings are used"
-    return Settings(keep_photos=keep), ""
+    address = data.get("stream_address", "")
+    if not isinstance(address, str) or len(address) > MAX_ADDRESS:
+        return Settings(keep_photos=keep), f"{path}: 'stream_address' must be a camera's address (text); it is not used"
+    return Settings(keep_photos=keep, stream_address=address), ""
 
 
 def save_settings(home: Path, settings: Settings) -> None:

@@ -39,7 +39,7 @@ def test_source_specs_parse_and_print_back(text: str, kind: SourceKind, argument
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("webcam:front", "chosen by its number"), ("video:", "give the video file"), ("images:", "folder of photos"), ("demo:x", "optional seed"), ("rtsp://cam", "unknown source")],
+    [("webcam:front", "chosen by its number"), ("video:", "give the video file"), ("images:", "folder of photos"), ("demo:x", "optional seed"), ("rtsp://", "names no camera"), ("camera", "unknown source")],
 )
 def test_bad_source_specs_say_what_to_write(text: str, message: str) -> None:
     with pytest.raises(SourceError, match=message):

@@ -17,16 +17,16 @@ from scorekeeper.cli.watch import run as watch
 from scorekeeper.export import csv_text, score_sheet
 from scorekeeper.game import Game
 from scorekeeper.camera.demo_table import Choreography
-from scorekeeper.rules import load_rules
+from scorekeeper.rules import RuleSet, load_rules
 from scorekeeper.table_session.camera_game import CoachChooser
 from tests.camera_films import FilmReader, write_video
 
 
-def coached_game(seed: int, max_rolls: int) -> tuple[list[list[int]], list[str]]:
-    """Rolls of a whole retail game for Ann and Bob played by the coach, and the same game as the
-    lines typed into ``play``."""
+def coached_game(seed: int, max_rolls: int, rules: RuleSet | None = None) -> tuple[list[list[int]], list[str]]:
+    """Rolls of a whole game for Ann and Bob (retail unless ``rules`` say otherwise) played by the
+    coach, and the same game as the lines typed into ``play``."""
     rng = np.random.default_rng(seed)
-    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    game = Game.new(rules or load_rules("retail"), ["Ann", "Bob"])
     coach = CoachChooser(game.state)
     rolls: list[list[int]] = []
     typed: list[str] = []
@@ -54,14 +54,14 @@ def coached_game(seed: int, max_rolls: int) -> tuple[list[list[int]], list[str]]
     return rolls, typed
 
 
-def film_of(rolls: list[list[int]], seed: int) -> Choreography:
-    """Each roll thrown onto the table, at rest for half a second, then picked up."""
+def film_of(rolls: list[list[int]], seed: int, rest: int = 16, empty: int = 16) -> Choreography:
+    """Each roll thrown onto the table, at rest for ``rest`` frames (half a second), then picked up."""
     film = Choreography(320, 240, seed=seed)
     film.empty(5)
     for roll in rolls:
         film.throw(roll, frames=10)
-        film.rest(16)
-        film.empty(16)
+        film.rest(rest)
+        film.empty(empty)
     return film
 
 

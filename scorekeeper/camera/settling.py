@@ -375,6 +375,18 @@ class Settler:
                 self._state = TableState.STILL
         return events
 
+    def gap(self) -> None:
+        """The picture stopped for a while and is back (a stream reconnected): what lay still before
+        is not known to have lain still through the gap, so a roll needs ``settle_frames`` still
+        frames after it. The last roll taken is kept: the same dice where they lay are not taken again."""
+        self._tracks = []
+        self._offset = np.zeros(2)
+        self._motion.clear()
+        self._motion_run = 0
+        self._present_run = 0
+        self._empty_run = 0
+        self._quiet_run = 0
+
     def _moving(self, detections: Detections, index: int, time: float) -> SettleEvent:
         self._moving_told = True
         return SettleEvent(EventKind.MOVING, index, time, detections, detections.unsure)

@@ -1,16 +1,20 @@
-"""Where frames come from: a webcam, a video file, a folder of photos, or the built-in demo table.
+"""Where frames come from: a webcam, an IP camera's stream (a phone), a video file, a folder of
+photos, or the built-in demo table.
 
 Every source is a :class:`FrameSource`: ``read()`` gives the next :class:`Frame` (``None`` when a
 file source has no more), ``name`` says what it is, ``close()`` releases it. A source that throws
-the dice the game asks for (the demo table) is also a :class:`DiceSource`. Sources are context
-managers; close what you open.
+the dice the game asks for (the demo table) is also a :class:`DiceSource`; one that opens itself
+again when its picture is lost (an IP camera's stream) is a :class:`ReconnectingSource`. Sources
+are context managers; close what you open.
 
 >>> SourceSpec.from_str("webcam:1"), str(SourceSpec.from_str("demo"))
 (SourceSpec(kind=<SourceKind.WEBCAM: 'webcam'>, argument='1'), 'demo')
+>>> SourceSpec.from_str("http://192.168.1.20:8080/video").kind
+<SourceKind.STREAM: 'stream'>
 >>> SourceSpec.from_str("camera")
 Traceback (most recent call last):
 ...
-scorekeeper.camera.sources.SourceError: unknown source 'camera': use webcam:N, video:PATH, images:DIR or demo
+scorekeeper.camera.sources.SourceError: unknown source 'camera': use webcam:N, video:PATH, images:DIR, demo or an IP camera's address (http://PHONE:8080/video, rtsp://...)
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import enum
 import logging
 import os
 import re
+import socket
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -26,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
+from urllib.parse import SplitResult, urlsplit
 
 import cv2
 import numpy as np
@@ -69,6 +76,9 @@ class Frame:
     """Seconds since the source started (a file's own timeline; a live camera's clock)."""
     truth: Detections | None = None
     """The exact dice, where the source knows them (the demo table); None for real cameras."""
+    after_gap: bool = False
+    """The source lost its picture before this frame and got it back (a stream reconnected): what
+    lay still before the gap is not known to have lain still through it."""
 
     @property
     def size(self) -> tuple[int, int]:
@@ -102,11 +112,22 @@ class DiceSource(FrameSource, Protocol):
         ...
 
 
+@runtime_checkable
+class ReconnectingSource(FrameSource, Protocol):
+    """A live source that opens itself again when its picture is lost (an IP camera's stream). Its
+    ``close()`` is safe from any thread: a ``read()`` waiting for the picture then returns None."""
+
+    on_notice: Callable[[str], None] | None
+    """Told, from the source's own thread, when the picture is lost and when it is back."""
+
+
 class SourceKind(enum.Enum):
     """The kinds of frame source."""
 
     WEBCAM = "webcam"
     """A camera, by index (0 is the first)."""
+    STREAM = "stream"
+    """An IP camera's stream by its address: ``http://...`` (MJPEG, as phone camera apps serve it) or ``rtsp://...``."""
     VIDEO = "video"
     """A video file."""
     IMAGES = "images"
@@ -115,23 +136,98 @@ class SourceKind(enum.Enum):
     """The built-in demo table: rendered dice rolls, no camera needed."""
 
 
+STREAM_SCHEMES = {"http": 80, "https": 443, "rtsp": 554}
+"""The addresses an IP camera is read at, with each one's port where the address names none."""
+
+EXAMPLE_ADDRESS = "http://PHONE:8080/video"
+"""An IP camera's address as the common phone apps serve it (IP Webcam on Android), for messages."""
+
+
+def stream_address(text: str) -> SplitResult:
+    """``text`` as an IP camera's address (``http://``, ``https://`` or ``rtsp://``, a host, an
+    optional port and path); a :class:`SourceError` saying what is wrong with it.
+
+    >>> stream_address("http://192.168.1.20:8080/video").port
+    8080
+    >>> stream_address("http://:8080/video")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.camera.sources.SourceError: 'http://:8080/video': the address names no camera: write it as http://PHONE:8080/video, PHONE being the phone's address (192.168.1.20)
+    """
+    shown = shown_address(text)
+    if re.search(r"[\x00-\x20\x7f]", text):
+        raise SourceError(f"{shown!r}: an address holds no spaces or control characters; copy it again from the camera app")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as exc:
+        raise SourceError(f"{shown!r} is not an address ({exc}): write it as {EXAMPLE_ADDRESS}") from None
+    if parts.scheme.lower() not in STREAM_SCHEMES:
+        raise SourceError(f"{shown!r}: an IP camera's address starts with http://, https:// or rtsp://")
+    if not parts.hostname:
+        raise SourceError(f"{shown!r}: the address names no camera: write it as {EXAMPLE_ADDRESS}, PHONE being the phone's address (192.168.1.20)")
+    if port == 0:
+        raise SourceError(f"{shown!r}: port 0 is no camera's; the camera app shows the port (IP Webcam: 8080)")
+    return parts
+
+
+def shown_address(text: str) -> str:
+    """The address as shown and logged: a password in it is hidden.
+
+    >>> shown_address("rtsp://me:secret@192.168.1.20:554/live")
+    'rtsp://me:***@192.168.1.20:554/live'
+    """
+    return re.sub(r"^([^:/]+://[^/@:]*:)[^/@]*@", r"\1***@", text)
+
+
+def parse_stream(text: str) -> SourceSpec:
+    """An IP camera's address as typed or pasted by a player: ``http://`` is understood where it
+    is left out (``192.168.1.20:8080/video``); a :class:`SourceError` saying what to type where
+    the text is no camera's address.
+
+    >>> str(parse_stream(" 192.168.1.20:8080/video "))
+    'http://192.168.1.20:8080/video'
+    >>> parse_stream("webcam:0")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.camera.sources.SourceError: 'webcam:0' is no IP camera's address: type the one the camera app shows, e.g. http://PHONE:8080/video
+    """
+    address = text.strip()
+    if not address:
+        raise SourceError(f"no address typed: type the one the camera app shows, e.g. {EXAMPLE_ADDRESS}")
+    own = address.partition(":")[0].lower() in {kind.value for kind in SourceKind}  # webcam:0 is no host and port
+    if "://" not in address and not own and re.match(r"[\w.-]+:\d{1,5}(/|$)", address):
+        address = "http://" + address
+    if not re.match(r"(?i)(https?|rtsp)://", address):
+        raise SourceError(f"{text.strip()!r} is no IP camera's address: type the one the camera app shows, e.g. {EXAMPLE_ADDRESS}")
+    return SourceSpec.from_str(address)
+
+
 @dataclass(frozen=True)
 class SourceSpec:
-    """A source as written on the command line: ``webcam:0``, ``video:PATH``, ``images:DIR``, ``demo``."""
+    """A source as written on the command line: ``webcam:0``, ``video:PATH``, ``images:DIR``,
+    ``demo``, or an IP camera's address (``http://PHONE:8080/video``)."""
 
     kind: SourceKind
     """Which kind of source."""
     argument: str = ""
-    """The camera index, file or folder; empty for the demo table."""
+    """The camera index, address, file or folder; empty for the demo table."""
 
     @classmethod
     def from_str(cls, text: str) -> SourceSpec:
-        """Parse ``webcam:N``, ``video:PATH``, ``images:DIR`` or ``demo`` (``demo:SEED`` picks the dice)."""
+        """Parse ``webcam:N``, ``video:PATH``, ``images:DIR``, ``demo`` (``demo:SEED`` picks the
+        dice) or an address ``http://...``, ``https://...``, ``rtsp://...``."""
+        if re.match(r"(?i)(https?|rtsp)://", text.strip()):
+            address = text.strip()
+            stream_address(address)
+            return cls(SourceKind.STREAM, address)
         kind_text, _, argument = text.strip().partition(":")
-        try:
-            kind = SourceKind(kind_text.lower())
-        except ValueError:
-            raise SourceError(f"unknown source {text!r}: use webcam:N, video:PATH, images:DIR or demo") from None
+        kind = next((kind for kind in SourceKind if kind.value == kind_text.lower() and kind is not SourceKind.STREAM), None)
+        if kind is None:
+            raise SourceError(
+                f"unknown source {text!r}: use webcam:N, video:PATH, images:DIR, demo or an IP camera's address "
+                "(http://PHONE:8080/video, rtsp://...)"
+            )
         if kind is SourceKind.WEBCAM and not re.fullmatch(r"\d{1,3}", argument):
             raise SourceError(f"{text!r}: a webcam is chosen by its number, e.g. webcam:0 for the first one")
         if kind in (SourceKind.VIDEO, SourceKind.IMAGES) and not argument:
@@ -142,6 +238,8 @@ class SourceSpec:
         return cls(kind, argument)
 
     def __str__(self) -> str:
+        if self.kind is SourceKind.STREAM:
+            return self.argument
         return f"{self.kind.value}:{self.argument}" if self.argument else self.kind.value
 
 
@@ -371,6 +469,211 @@ class ImageFolderSource(BaseSource):
         self.problems.append(f"{photo.name}: {why}")
 
 
+OPEN_TIMEOUT_S = 4.0
+"""Longest wait, s, for an IP camera to answer and start its stream (OpenCV's open timeout)."""
+
+READ_TIMEOUT_S = 3.0
+"""Longest wait, s, for the next picture of a stream before it counts as dropped (OpenCV's read
+timeout); with :data:`OPEN_TIMEOUT_S` and the reachability check, a wrong address is told in under 10 s."""
+
+REACH_TIMEOUT_S = 2.0
+"""Longest wait, s, for the camera's host to take a connection before the address is called unreachable."""
+
+RETRY_S = 1.0
+"""Pause, s, between two tries to open a dropped stream again."""
+
+GIVE_UP_S = 120.0
+"""A dropped stream not back after this long, s, is lost (the camera app was closed for good):
+time enough for a phone to rejoin the Wi-Fi or its app to be started again."""
+
+StreamOpener = Callable[[str, float, float], Any]
+
+
+def _open_stream(url: str, open_timeout: float, read_timeout: float) -> Any:
+    # FFMPEG honours both timeouts for http and rtsp (a silent server is given up on in time).
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(
+            url,
+            cv2.CAP_FFMPEG,
+            [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, round(open_timeout * 1000), cv2.CAP_PROP_READ_TIMEOUT_MSEC, round(read_timeout * 1000)],
+        )
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
+def check_reachable(url: str, timeout: float = REACH_TIMEOUT_S) -> None:
+    """Raise a :class:`SourceError` saying why, where nothing takes a connection at the address's
+    host and port within ``timeout`` seconds (no such host, nothing listening, no answer)."""
+    parts = stream_address(url)
+    host = parts.hostname or ""
+    port = parts.port or STREAM_SCHEMES[parts.scheme.lower()]
+    shown = shown_address(url)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return
+    except socket.gaierror:
+        raise SourceError(f"{shown}: no computer or phone is known by the name {host!r}; use the address the camera app shows (e.g. {EXAMPLE_ADDRESS})") from None
+    except TimeoutError:
+        raise SourceError(
+            f"{shown}: {host}:{port} does not answer (waited {timeout:g} s): is the phone on the same Wi-Fi "
+            "as this computer, and the address the one the camera app shows?"
+        ) from None
+    except ConnectionRefusedError:
+        raise SourceError(f"{shown}: nothing takes connections at {host}:{port}: is the camera app started, and is the port the one it shows?") from None
+    except OSError as exc:
+        raise SourceError(f"{shown}: {host}:{port} cannot be reached ({exc.strerror or exc}): is this computer on the phone's network?") from None
+
+
+class StreamSource(BaseSource):
+    """An IP camera's stream by its address (a phone's camera app: ``http://PHONE:8080/video``),
+    read through OpenCV's FFMPEG backend.
+
+    A thread of its own takes each picture as it comes and keeps only the newest, so the watch loop
+    reads the table as it is now however slowly it reads. A picture is passed on only once the
+    next one has come whole: the last picture before a stream breaks may be cut short, and is
+    dropped. A dropped stream is opened again by itself, every ``retry`` seconds until it answers
+    (or, after ``give_up`` seconds, :class:`CameraLost` is raised); ``on_notice`` is told when it
+    is lost and when it is back, and the first frame after the gap says so (:attr:`Frame.after_gap`).
+    """
+
+    live = True
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        open_capture: StreamOpener = _open_stream,
+        open_timeout: float = OPEN_TIMEOUT_S,
+        read_timeout: float = READ_TIMEOUT_S,
+        retry: float = RETRY_S,
+        give_up: float = GIVE_UP_S,
+        on_notice: Callable[[str], None] | None = None,
+    ) -> None:
+        super().__init__(realtime=False)
+        stream_address(url)
+        self.url = url
+        self.shown = shown_address(url)
+        """The address as shown (a password in it hidden)."""
+        self.on_notice = on_notice
+        """Told, from the stream's thread, when the picture is lost and when it is back."""
+        self.reconnections = 0
+        """How many times the stream was opened again after a drop."""
+        self._open_capture = open_capture
+        self._timeouts = (open_timeout, read_timeout)
+        self._retry = retry
+        self._give_up = give_up
+        self._gone = ""
+        self._closed = threading.Event()
+        self._ready = threading.Condition()
+        self._newest: tuple[NDArray[np.uint8], bool, float] | None = None
+        check_reachable(url)
+        capture, first = self._connect()
+        if capture is None or first is None:
+            raise SourceError(
+                f"{self.shown} answers but sends no video there: check the address's path in the camera app "
+                f"(IP Webcam's stream is {EXAMPLE_ADDRESS})"
+            )
+        if min(first.shape[:2]) < SMALLEST_FRAME:
+            capture.release()
+            raise SourceError(f"{self.shown}: {too_small(first.shape[1], first.shape[0])}")
+        self.size = (int(first.shape[1]), int(first.shape[0]))
+        fps = float(capture.get(cv2.CAP_PROP_FPS) or 0)
+        self.fps = fps if 1 <= fps <= 240 else 30.0
+        self.name = f"{self.shown} ({self.size[0]}x{self.size[1]})"
+        self._thread = threading.Thread(target=self._pump, args=(capture, first), name="stream", daemon=True)
+        self._thread.start()
+
+    def _connect(self) -> tuple[Any, NDArray[np.uint8] | None]:
+        """The stream opened and its first picture; (None, None) where either does not come."""
+        capture = self._open_capture(self.url, *self._timeouts)
+        if capture is None:
+            return None, None
+        if not capture.isOpened():
+            capture.release()
+            return None, None
+        ok, image = capture.read()
+        if not ok or image is None:
+            capture.release()
+            return None, None
+        return capture, np.asarray(image, np.uint8)
+
+    def _pump(self, capture: Any, held: NDArray[np.uint8] | None) -> None:
+        """Take every picture as it comes; pass each on once the next has come whole."""
+        gap = False
+        try:
+            while not self._closed.is_set():
+                ok, image = capture.read()
+                if ok and image is not None and min(image.shape[:2]) >= SMALLEST_FRAME:
+                    if held is not None:
+                        self._publish(held, gap)
+                        gap = False
+                    held = np.asarray(image, np.uint8)
+                    continue
+                capture.release()
+                capture, held = self._reconnect()
+                if capture is None:
+                    return
+                gap = True
+        finally:
+            if capture is not None:
+                capture.release()
+            with self._ready:
+                self._ready.notify_all()
+
+    def _publish(self, image: NDArray[np.uint8], gap: bool) -> None:
+        with self._ready:
+            # a frame after a gap not read yet keeps saying so when a newer one takes its place
+            gap = gap or (self._newest is not None and self._newest[1])
+            self._newest = (image, gap, time.monotonic() - self._started)
+            self._ready.notify_all()
+
+    def _reconnect(self) -> tuple[Any, NDArray[np.uint8] | None]:
+        """Open the stream again until it answers (capture and first picture) or the source is
+        closed (None, None)."""
+        lost = time.monotonic()
+        self._notice(f"The stream from {self.shown} stopped: reconnecting by itself; the game is kept and no roll is taken meanwhile")
+        while not self._closed.wait(self._retry):
+            capture, first = self._connect()
+            if capture is not None:
+                self.reconnections += 1
+                self._notice(f"The stream from {self.shown} is back (after {time.monotonic() - lost:.0f} s)")
+                return capture, first
+            if time.monotonic() - lost >= self._give_up:
+                self._gone = (
+                    f"the stream from {self.shown} did not come back in {self._give_up:g} s: is the camera app still "
+                    "running on the phone? Reconnect once it is, or type the dice by hand"
+                )
+                break
+        return None, None
+
+    def _notice(self, text: str) -> None:
+        log.info("%s", text)
+        if self.on_notice is not None:
+            self.on_notice(text)
+
+    def read(self) -> Frame | None:
+        with self._ready:
+            while self._newest is None and not self._closed.is_set() and self._thread.is_alive():
+                self._ready.wait(0.5)
+            if self._newest is None:
+                if self._gone and not self._closed.is_set():
+                    raise CameraLost(self._gone)
+                return None
+            image, gap, at = self._newest
+            self._newest = None
+        frame = Frame(image, self._index, at, after_gap=gap)
+        self._index += 1
+        return frame
+
+    def close(self) -> None:
+        """Stop reading (safe from any thread; the stream's thread lets the camera go)."""
+        self._closed.set()
+        with self._ready:
+            self._ready.notify_all()
+
+
 def too_small(width: int, height: int) -> str:
     """Why a picture of ``width`` x ``height`` pixels gives the dice reader nothing to read.
 
@@ -381,8 +684,8 @@ def too_small(width: int, height: int) -> str:
 
 
 def parse_source(text: str) -> SourceSpec:
-    """``webcam:N``, ``video:PATH``, ``images:DIR`` or ``demo`` as a :class:`SourceSpec`; a
-    :class:`SourceError` saying what to write instead.
+    """``webcam:N``, ``video:PATH``, ``images:DIR``, ``demo`` or an IP camera's address as a
+    :class:`SourceSpec`; a :class:`SourceError` saying what to write instead.
 
     >>> parse_source("video:game.mp4").kind
     <SourceKind.VIDEO: 'video'>
@@ -405,6 +708,8 @@ def open_source(
         spec = parse_source(spec)
     if spec.kind is SourceKind.WEBCAM:
         return WebcamSource(int(spec.argument), resolution)
+    if spec.kind is SourceKind.STREAM:
+        return StreamSource(spec.argument)
     if spec.kind is SourceKind.VIDEO:
         return VideoSource(spec.argument, realtime=bool(realtime))
     if spec.kind is SourceKind.IMAGES:

@@ -252,6 +252,14 @@ class Watcher:
             return None
         return thrown + (len(self.latest.aside) if self.latest is not None else 0)
 
+    def _gap(self) -> None:
+        """The source lost its picture and got it back: no frame before the gap counts as the last
+        one (for motion, or for reusing a reading), and settling starts its count again."""
+        self.settler.gap()
+        self._last_thumb = None
+        self._read_thumb = None
+        self._reused = 0
+
     def learn_empty_table(self) -> None:
         """The table holds no dice now: remember what the reader finds in the next frame read as
         part of the table (safe from any thread)."""
@@ -274,6 +282,8 @@ class Watcher:
         if frame is None:
             return None
         self.latest_frame = frame
+        if frame.after_gap:
+            self._gap()
         width, height = frame.size
         events: list[SettleEvent] = []
         unchanged, thumb, last = self._look(frame.image)

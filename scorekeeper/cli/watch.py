@@ -13,7 +13,16 @@ from typing import Any
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args
 from scorekeeper.camera.calibration import CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.camera.settling import SettleError, SettleParams
-from scorekeeper.camera.sources import CameraLost, ImageFolderSource, SourceError, SourceSpec, open_source
+from scorekeeper.camera.sources import (
+    CameraLost,
+    ImageFolderSource,
+    ReconnectingSource,
+    SourceError,
+    SourceKind,
+    SourceSpec,
+    open_source,
+    shown_address,
+)
 from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.vision.reader import OnnxDiceReader
@@ -31,14 +40,19 @@ from scorekeeper.vision.detections import DiceReader
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "watch",
-        help="read rolls from a camera, video, photos or the demo table, without a window",
+        help="read rolls from a camera, a phone's stream, video, photos or the demo table, without a window",
         description=(
             "Run capture, dice reading and settling without a window and print each event as it happens: "
             "moving, settled (the roll), cleared. Ends at the end of a video or photo folder; "
-            "Ctrl-C ends a camera or the demo table."
+            "Ctrl-C ends a camera, a stream or the demo table. A stream that drops is opened again by itself."
         ),
     )
-    parser.add_argument("source", metavar="SOURCE", help="webcam:N, video:PATH, images:DIR or demo (demo:SEED)")
+    parser.add_argument(
+        "source",
+        metavar="SOURCE",
+        help="webcam:N, video:PATH, images:DIR, demo (demo:SEED) or an IP camera's address "
+        "(a phone's camera app: http://PHONE:8080/video, rtsp://...)",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per event and line")
     parser.add_argument(
         "--calibration",
@@ -109,10 +123,14 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
         params = SettleParams(settle_frames=profile.settle_frames)
         # Each photo is held long enough to settle once, so every photo gives its own roll.
         hold = params.settle_frames + params.move_frames + 2
+        if spec.kind is SourceKind.STREAM:
+            print(f"connecting to {shown_address(spec.argument)} (10 s at most)...", file=sys.stderr, flush=True)
         source = open_source(spec, resolution=profile.resolution, realtime=False if args.unpaced else None, hold=hold)
     except (CalibrationError, SettleError, SourceError) as exc:
         return _fail(str(exc))
     status = 0
+    if isinstance(source, ReconnectingSource):
+        source.on_notice = lambda text: print(text, file=sys.stderr, flush=True)
     with source:
         try:
             watcher = Watcher(source, reader or default_reader(args.model), profile, params)

@@ -17,7 +17,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--source",
         metavar="SOURCE",
-        help="webcam:N, video:PATH, images:DIR or demo (default: the first webcam, else the demo table)",
+        help="webcam:N, video:PATH, images:DIR, demo or an IP camera's address (a phone: http://PHONE:8080/video, "
+        "rtsp://...) (default: the first webcam, else the demo table)",
     )
     parser.add_argument(
         "--rules", metavar="PRESET_OR_FILE", help="rules of a game started right away (a preset, +variants, or a .toml file)"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,10 +19,12 @@ from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QPushBut
 from scorekeeper.camera.calibration import LAST_PROFILE, CalibrationError, CalibrationProfile, default_profile, load_profile
 from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import SettleEvent
+from scorekeeper.camera.sources import SourceError, parse_stream
 from scorekeeper.camera.watch import WatchStep
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.table_session.session import DiceOnTable, Drawing, TableSession
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
+from scorekeeper.settings import load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
@@ -43,6 +46,13 @@ def load_start_profile(home: Path, chosen: Path | None) -> tuple[CalibrationProf
             except CalibrationError as exc:
                 problems.append(f"{exc}; it was not used.")
     return default_profile(), None, " ".join(problems)
+
+
+STREAM_PROMPT = (
+    "The address your phone's camera app shows, e.g. http://192.168.1.20:8080/video\n"
+    "(IP Webcam on Android: Start server, then the address under the picture, /video at the end)."
+)
+"""What the Camera menu's phone choice asks."""
 
 
 class CameraPane(QWidget):
@@ -141,6 +151,7 @@ class CameraPane(QWidget):
             ("&Reconnect the camera", self.reconnect),
             ("Use the &demo table", lambda: self.switch("demo")),
             ("Use a &webcam...", self.choose_webcam),
+            ("Use a &phone or IP camera...", self.choose_stream),
             ("Play a &video...", self.choose_video),
             ("Step through a folder of &photos...", self.choose_folder),
             ("&Manual entry (camera off)", self.manual_entry),
@@ -165,6 +176,7 @@ class CameraPane(QWidget):
         worker.reader_missing.connect(self.reader_missing)
         worker.reader_ready.connect(self.reader_ready)
         worker.lost.connect(self.camera_lost)
+        worker.notice.connect(self.stream_notice)
         worker.failed.connect(self.camera_failed)
         self.capture = CaptureThread(worker)
         self.capture.start()
@@ -187,6 +199,30 @@ class CameraPane(QWidget):
         number, ok = QInputDialog.getInt(self, "Webcam", "Camera number (0 is the first):", 0, 0, 99)
         if ok:
             self.switch(f"webcam:{number}")
+
+    def choose_stream(self) -> None:
+        """Ask for an IP camera's address (the last one typed filled in), then read from it and
+        remember it for the next time."""
+        from PySide6.QtWidgets import QInputDialog, QLineEdit, QMessageBox
+
+        home = self.controller.home
+        settings, _ = load_settings(home)
+        text = settings.stream_address or "http://"
+        while True:
+            text, ok = QInputDialog.getText(self, "Phone or IP camera", STREAM_PROMPT, QLineEdit.EchoMode.Normal, text)
+            if not ok:
+                return
+            try:
+                spec = parse_stream(text)
+                break
+            except SourceError as exc:
+                QMessageBox.warning(self, "Phone or IP camera", f"{exc}.")
+        address = str(spec)
+        try:
+            save_settings(home, replace(load_settings(home)[0], stream_address=address))
+        except OSError as exc:
+            self.source_changed.emit(f"The address is used but could not be remembered: {exc}")
+        self.switch(address)
 
     def choose_video(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Play a video", "", "Videos (*.mp4 *.avi *.mkv *.mov *.webm);;All files (*)")
@@ -284,6 +320,10 @@ class CameraPane(QWidget):
         self.banner_text.setText(f"Camera lost: {why}. The game is kept.")
         self.banner.show()
         self.view.show_message("No picture. Reconnect, or type the dice by hand.")
+
+    def stream_notice(self, text: str) -> None:
+        """A stream dropped and is being opened again, or is back: the status bar says so."""
+        self.source_changed.emit(f"Source: {self.source_name}. {text}.")
 
     def camera_failed(self, why: str) -> None:
         self.banner_text.setText(f"No camera: {why}")

@@ -49,7 +49,8 @@ class WindowOptions:
     """What the command line asked of the window."""
 
     source: str | None = None
-    """``webcam:N``, ``video:PATH``, ``images:DIR`` or ``demo``; None: the first webcam, else the demo table."""
+    """``webcam:N``, ``video:PATH``, ``images:DIR``, ``demo`` or an IP camera's address; None: the first
+    webcam, else the demo table."""
     rules: RuleSet | None = None
     """Rules for a game started from the command line."""
     players: tuple[str, ...] = ()

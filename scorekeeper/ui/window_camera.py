@@ -4,13 +4,14 @@ pipeline), the Game menu's choice to keep a picture of each roll, and letting th
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
-from scorekeeper.settings import Settings, save_settings
+from scorekeeper.settings import load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.turn_panel import big
 
@@ -66,7 +67,8 @@ class WindowCamera:
         if self.pane is not None:
             self.pane.session.keep_photos = keep
         try:
-            save_settings(self._controller.home, Settings(keep_photos=keep))
+            home = self._controller.home
+            save_settings(home, replace(load_settings(home)[0], keep_photos=keep))
         except OSError as exc:
             self._say(f"The setting holds until the window closes; it could not be saved: {exc}")
             return

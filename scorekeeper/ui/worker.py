@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from scorekeeper.camera.calibration import CalibrationProfile
 from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import TableState
-from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, SourceError, open_source
+from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, ReconnectingSource, SourceError, open_source
 from scorekeeper.camera.watch import ReaderUnavailable, WatchStep, Watcher
 from scorekeeper.camera.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
@@ -61,6 +61,8 @@ class CaptureWorker(QObject):
     """The dice reader is loaded (the reader itself, for the table that learns)."""
     lost = Signal(str)
     """The camera stopped sending pictures: why, and what to do."""
+    notice = Signal(str)
+    """A stream dropped and is being opened again, or is back: what to tell the players."""
     failed = Signal(str)
     """The source could not be opened."""
     ended = Signal()
@@ -103,10 +105,14 @@ class CaptureWorker(QObject):
             self.watcher.learn_empty_table()
 
     def stop(self) -> None:
-        """End the loop after the frame in hand (safe from any thread)."""
+        """End the loop after the frame in hand (safe from any thread); a stream waiting for its
+        picture to come back stops waiting."""
         self._stop.set()
         if self.watcher is not None:
             self.watcher.stop()
+        source = self._source
+        if isinstance(source, ReconnectingSource):
+            source.close()
 
     def view_ready(self) -> None:
         """The view has drawn the last step; the next may be sent."""
@@ -146,6 +152,8 @@ class CaptureWorker(QObject):
             return
         source, note = opened
         self._source = source
+        if isinstance(source, ReconnectingSource):
+            source.on_notice = self.notice.emit
         self.expect(self._expected)
         try:
             self.opened.emit(source.name, note)
