@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, race_dock)
         self.splitDockWidget(dock, race_dock, Qt.Orientation.Horizontal)
         self.resizeDocks([dock, race_dock], [800, 600], Qt.Orientation.Horizontal)
+        self.resizeDocks([race_dock], [260], Qt.Orientation.Vertical)
         self.race_dock = race_dock
         self.statusBar().addPermanentWidget(self.source_label)
         self.games = GameFiles(self, controller)
