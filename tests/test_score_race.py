@@ -232,6 +232,7 @@ def test_the_window_shows_the_race_beside_the_history_and_follows_the_game(qtbot
     assert view.race.turns == 0
     controller.act(lambda game: game.bank())
     assert [line.scores for line in view.race.lines] == [(0, 250), (0, 0)]
+    assert view.accessibleDescription() == "Score race after 1 turn, to 10,000: Ann 250, Bob 0."
     drawing = view.drawing()
     assert drawing is not None and len([part for part in drawing.parts if type(part).__name__ == "Trace"]) == 2
     image = view.grab().toImage()

@@ -86,7 +86,7 @@ class RaceView(QWidget):
         """Take the race from the game's log and repaint."""
         events = self.controller.events
         self.race = score_race(events) if events else None
-        self.setToolTip(describe_race(self.race) if self.race is not None else "")
+        self.setAccessibleDescription(describe_race(self.race) if self.race is not None else "No game yet")
         self.update()
 
     def drawing(self) -> RaceDrawing | None:
