@@ -165,3 +165,56 @@ def test_a_damaged_journal_is_said_on_the_phone_above_the_scores(phone: Chrome, 
     finally:
         server.stop()
         journal.close()
+
+
+READ_RACE = """
+const svg = document.querySelector("#race svg");
+if (!svg) { return null; }
+const box = svg.getBoundingClientRect();
+const lines = Array.from(svg.querySelectorAll("polyline"));
+return {
+  width: box.width, height: box.height,
+  players: lines.map((line) => line.getAttribute("data-player")),
+  points: lines.map((line) => line.points.numberOfItems),
+  stroked: lines.map((line) => getComputedStyle(line).stroke),
+  drawn: lines.map((line) => line.getBBox().width),
+};
+"""
+"""The score race as the browser draws it (None while the page has none)."""
+
+
+def test_the_score_race_is_drawn_on_the_phone_within_the_pages_policy(phone: Chrome, tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "game.jsonl")
+    game = Game.new(load_rules("house-2009"), ["Ann", "Bob", "Cleo"], sink=journal.write)
+    for points in (1500, 1000, 2000, 3500, 0, 1200):
+        if points:
+            game.enter_points(points)
+            game.bank()
+        else:
+            game.roll("2 2 3 3 4 6")
+            game.farkle()
+    server = BackgroundServer(journal.path, LOCAL)
+    url = server.start()
+    try:
+        phone.get(url)
+        wait = WebDriverWait(phone, 10, poll_frequency=0.05)
+        wait.until(lambda chrome: "Live" in board(chrome)["live"])
+        race = phone.execute_script(READ_RACE)
+        assert race is not None and race["players"] == ["Ann", "Bob", "Cleo"]
+        assert race["points"] == [7, 7, 7], "each player's score after each of 6 turns, from 0"
+        assert race["stroked"] == ["rgb(0, 114, 178)", "rgb(213, 94, 0)", "rgb(0, 158, 115)"], "presentation attributes style it"
+        assert all(width > 100 for width in race["drawn"])
+        assert PHONE["width"] * 0.8 < race["width"] <= PHONE["width"] and race["height"] > 200
+        game.enter_points(800)
+        game.roll("2 2 3 3 4 6")
+        game.farkle()
+        wait.until(lambda chrome: (chrome.execute_script(READ_RACE) or {}).get("points") == [8, 8, 8])
+        problems = [entry for entry in phone.get_log("browser") if entry["level"] == "SEVERE"]
+        assert not problems, f"the page's policy refused something: {problems}"
+        phone.execute_script("document.getElementById('race').scrollIntoView()")
+        folder = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        assert phone.save_screenshot(str(folder / "53-phone-race.png"))
+    finally:
+        server.stop()
+        journal.close()

@@ -9,6 +9,8 @@ smaller, two or three to a line; one taller than a page even so (dozens of rolls
 goes on over the next, the heading row repeated. A plain function like the CSV and HTML exports;
 the one module outside ``scorekeeper.ui`` that imports Qt, so nothing loads it until a PDF is asked
 for (:func:`scorekeeper.export.write.sheet_bytes` imports it then): the command line starts without Qt.
+The score race is painted under the scores as vectors, by the window's own code
+(:func:`scorekeeper.ui.race_view.paint_race`), in the room the sheet's HTML keeps for it.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import PageBreaks, thumbnail_width
+from scorekeeper.export.writers import RACE_HEADING, PageBreaks, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus, read_photo
+from scorekeeper.ui.race_view import paint_race
 
 MARGIN_MM = 15
 """The page's margins, millimetres."""
@@ -50,6 +53,10 @@ SLACK_MM = 2.0
 measured without pages leaves out (the table's borders); doubled while a row is still cut."""
 MOST_ACROSS = 3
 """The most pictures side by side on a line of a turn too tall for a page."""
+RACE_TYPE_POINTS = 9
+"""The score race's type size on its page, points."""
+RACE_SHARE = 0.25
+"""How much of a page's height the score race takes."""
 
 
 _started: list[QApplication] = []
@@ -231,7 +238,8 @@ class PrintedPages:
         for uri, image in self.images.items():
             document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(uri), image)
         document.documentLayout().setPaintDevice(self.writer)
-        document.setHtml(html_text(self.sheet, picture_width(len(self.sheet.players)), pages, embed=False))
+        room = round(self.height * RACE_SHARE / (self.writer.resolution() / 96))
+        document.setHtml(html_text(self.sheet, picture_width(len(self.sheet.players)), pages, embed=False, race_room=room))
         frame = document.rootFrame().frameFormat()
         frame.setMargin(0)
         document.rootFrame().setFrameFormat(frame)
@@ -261,11 +269,29 @@ def planned_document(printed: PrintedPages) -> QTextDocument:
     return document
 
 
+def race_area(document: QTextDocument) -> QRectF | None:
+    """Where the laid-out ``document`` keeps room for the score race: under its heading, down to
+    the next heading (None where the sheet has no race)."""
+    layout = document.documentLayout()
+    block = document.begin()
+    while block.isValid():
+        if block.blockFormat().headingLevel() == 2 and block.text() == RACE_HEADING and block.next().isValid():
+            top = layout.blockBoundingRect(block).bottom()
+            bottom = layout.blockBoundingRect(block.next()).top() - block.next().blockFormat().topMargin()
+            return QRectF(0, top, document.pageSize().width(), bottom - top)
+        block = block.next()
+    return None
+
+
 def paint_pages(document: QTextDocument, printed: PrintedPages) -> None:
-    """Paint the paginated ``document`` on the writer's pages, each numbered at its foot."""
+    """Paint the paginated ``document`` on the writer's pages, each numbered at its foot, and the
+    score race, as vectors, in the room the document keeps for it."""
     height = printed.height
     width = printed.writer.width()
     count = document.pageCount()
+    race = printed.sheet.race
+    area = race_area(document)
+    size = RACE_TYPE_POINTS / 72 * printed.writer.resolution()
     painter = QPainter(printed.writer)
     try:
         palette = QPalette()
@@ -281,8 +307,11 @@ def paint_pages(document: QTextDocument, printed: PrintedPages) -> None:
             context.clip = view
             context.palette = palette
             document.documentLayout().draw(painter, context)
+            if race is not None and area is not None and view.intersects(area):
+                paint_race(painter, race, area, size)
             painter.restore()
             painter.setFont(QFont(document.defaultFont()))
+            painter.setPen(Qt.GlobalColor.black)
             number = f"page {page + 1} of {count}"
             footer = QRectF(0, height, width, printed.writer.height() - height)
             painter.drawText(footer, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom), number)

@@ -22,6 +22,7 @@ from pathlib import Path
 from scorekeeper.game import Event, Game, GameState, Outcome
 from scorekeeper.game.photos import RollPhoto, roll_photo, turn_photos
 from scorekeeper.rules import describe_rules
+from scorekeeper.scoreboard.race import Race, score_race
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import coach_for, fairness_line, stats_rows
 
@@ -106,6 +107,8 @@ class ScoreSheet:
     """Whether the dice read look fair, with the face counts, in one line."""
     with_photos: bool = False
     """Whether the sheet shows the rolls' pictures (a column of them, where any roll kept one)."""
+    race: Race | None = None
+    """The score race, drawn on the sheet (None: not drawn)."""
 
     @property
     def over(self) -> bool:
@@ -171,4 +174,5 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal
         statistics=tuple(stats_rows(events, coach_for(events))),
         fairness=fairness_line(events),
         with_photos=any(photo is not None for turn in turns for photo in turn.photos),
+        race=score_race(events),
     )

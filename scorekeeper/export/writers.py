@@ -27,6 +27,7 @@ from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_output import write_atomically
+from scorekeeper.scoreboard.race_svg import race_svg
 from scorekeeper.stats import HEADER as STATS_HEADER
 from scorekeeper.stats import NOTE as STATS_NOTE
 
@@ -53,6 +54,10 @@ the line."""
 
 PICTURE_GAP = 4
 """Pixels between two pictures side by side on a line of a turn's pictures."""
+SHEET_RACE = (720, 360, 13)
+"""The score race's width, height and type size on the HTML sheet, pixels."""
+RACE_HEADING = "Score race"
+"""The heading over the score race on a sheet."""
 NEW_PAGE = ' style="page-break-before: always"'
 """What starts a part of the sheet on a new page when it is printed."""
 
@@ -235,12 +240,16 @@ def _photo_cells(turn: SheetTurn, width: int, across: int = 1, embed: bool = Tru
     return f"<td>{'<br>'.join(lines)}</td>"
 
 
-def html_text(sheet: ScoreSheet, picture_width: int | None = None, pages: PageBreaks = PageBreaks(), embed: bool = True) -> str:
+def html_text(
+    sheet: ScoreSheet, picture_width: int | None = None, pages: PageBreaks = PageBreaks(), embed: bool = True, race_room: int = 0
+) -> str:
     """The sheet as an HTML page (also what the PDF prints), the rolls' pictures ``picture_width``
     pixels wide (default: the :func:`thumbnail_width` for the number of players): a self-contained
     file holding each picture as the game kept it (``embed``), which can be sent, opened on a phone
     or kept after the game is deleted; else linking each where the game keeps it (for the PDF,
-    which hands Qt the pictures by those addresses). Printed, it starts new pages where ``pages`` says."""
+    which hands Qt the pictures by those addresses). The sheet's score race is drawn under the
+    scores as SVG, or (``race_room``, for the PDF, which paints it itself) that many pixels are kept
+    empty under its heading. Printed, it starts new pages where ``pages`` says."""
     e = html.escape
     width = picture_width or thumbnail_width(len(sheet.players))
     result = f"Winner: {' and '.join(sheet.winners)}" if sheet.over else "Game in progress"
@@ -264,7 +273,12 @@ def html_text(sheet: ScoreSheet, picture_width: int | None = None, pages: PageBr
     for name, score, farkles in zip(sheet.players, sheet.scores, sheet.farkles):
         mark = " (winner)" if name in sheet.winners else ""
         parts.append(f"<tr>{_cell(name + mark)}{_cell(f'{score:,}', align='right')}{_cell(farkles, align='right')}</tr>")
-    parts.append(f"</table><h2{NEW_PAGE if 0 in pages.turns else ''}>Turns</h2>")
+    parts.append("</table>")
+    if sheet.race is not None and sheet.race.turns and race_room:
+        parts.append(f'<h2 style="margin-bottom: {race_room}px">{RACE_HEADING}</h2>')
+    elif sheet.race is not None and sheet.race.turns:
+        parts.append(f'<h2>{RACE_HEADING}</h2><p class="race">{race_svg(sheet.race, *SHEET_RACE)}</p>')
+    parts.append(f"<h2{NEW_PAGE if 0 in pages.turns else ''}>Turns</h2>")
     if embed and any(photo is not None and photo.shown for turn in sheet.turns for photo in turn.photos):
         parts.append("<p><small>Click a roll's picture to see it larger, anywhere else to make it small again.</small></p>")
     columns = ("#", "Player", "Rolls", *(("Pictures",) if sheet.with_photos else ()), "Kept", "Outcome", "Points", "Penalty")

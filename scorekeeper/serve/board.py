@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from scorekeeper.game import Event, Game, GameState, describe_turn
 from scorekeeper.game.describe import game_over, last_lap
 from scorekeeper.game.photos import last_roll_photo_name
+from scorekeeper.scoreboard.race import Race, score_race
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ class Board:
     damaged_at: int = 0
     """The line where the game's journal breaks: the board shows the game up to there (0: the
     file reads whole)."""
+    race: Race | None = None
+    """The score race of the game (None: not drawn)."""
 
 
 def _last_roll(state: GameState, events: Sequence[Event]) -> LastRoll | None:
@@ -117,4 +120,5 @@ def board_of(events: Sequence[Event]) -> Board:
         target=state.target,
         rules=state.rules.name,
         entry_minimum=state.rules.turn.entry_minimum,
+        race=score_race(events),
     )

@@ -17,10 +17,14 @@ from html import escape
 from importlib import resources
 from string import Template
 
+from scorekeeper.scoreboard.race_svg import race_svg
 from scorekeeper.serve.board import Board, LastRoll
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 """The Unicode dice, one to six."""
+PHONE_RACE = (360, 300, 13)
+"""The score race's width, height and type size on the page, in the SVG's units (the page scales it to
+the phone's width)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,8 @@ def board_html(board: Board) -> str:
         parts.append(_roll_html(board.last_roll))
     if board.last_turn:
         parts.append(f'<p class="last-turn">Last turn: <span id="last-turn">{escape(board.last_turn)}</span></p>')
+    if board.race is not None and board.race.turns:
+        parts.append(f'<section class="race" id="race"><h2>Score race</h2>{race_svg(board.race, *PHONE_RACE)}</section>')
     entry = f" · {board.entry_minimum:,} to get on the board" if board.entry_minimum else ""
     parts.append(f'<p class="rules">Playing to {board.target:,} · {escape(board.rules)} rules{entry}</p>')
     return "".join(parts)

@@ -25,6 +25,7 @@ from scorekeeper.ui.history import HistoryPanel
 from scorekeeper.ui.key_routing import TurnKeys
 from scorekeeper.ui.phone_sharing import PhoneSharing
 from scorekeeper.ui.plain_labels import PlainTextLabels, make_plain
+from scorekeeper.ui.race_view import RaceView
 from scorekeeper.ui.scoreboard import ScoreboardModel, ScoreboardView
 from scorekeeper.ui.table_mode import TableModeView
 from scorekeeper.ui.table_mode_switch import TableModeSwitch, WindowPages
@@ -132,6 +133,15 @@ class MainWindow(QMainWindow):
         dock.setWidget(self.history)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
         self.history_dock = dock
+        self.race = RaceView(controller)
+        race_dock = QDockWidget("Score race: every player's score after every turn", self)
+        race_dock.setObjectName("race")
+        race_dock.setWidget(self.race)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, race_dock)
+        self.splitDockWidget(dock, race_dock, Qt.Orientation.Horizontal)
+        self.resizeDocks([dock, race_dock], [800, 600], Qt.Orientation.Horizontal)
+        self.resizeDocks([race_dock], [260], Qt.Orientation.Vertical)
+        self.race_dock = race_dock
         self.statusBar().addPermanentWidget(self.source_label)
         self.games = GameFiles(self, controller)
         """Game > New, Resume, Export: the games' files and their dialogs."""
@@ -139,7 +149,7 @@ class MainWindow(QMainWindow):
         """View > Scoreboard on phones: the server the phones read."""
         self.table_mode_switch = TableModeSwitch(self, WindowPages(self.pages, self.splitter, self.table_view, self.camera), self.refresh)
         """View > Table mode: the big full-screen scoreboard, on and off."""
-        docks = [dock for dock in (self.history_dock, self.stats_dock) if dock is not None]
+        docks = [dock for dock in (self.history_dock, self.race_dock, self.stats_dock) if dock is not None]
         self.menus = build_menus(
             self, controller, self.games, self.camera_part, self.table_mode_switch, self.phone_sharing, docks, self.options.keep_photos
         )

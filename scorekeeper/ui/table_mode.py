@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSi
 
 from scorekeeper.scoreboard.table_mode import BOARD_WIDTH, TableBoard, TableLayout, table_board, table_layout
 from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.race_view import RaceView
 
 QWIDGETSIZE_MAX = 16777215
 """Qt's largest widget size: no limit."""
@@ -33,7 +34,8 @@ def _sized(label: QLabel, pixels: int, bold: bool = True) -> None:
 
 
 class TableModeView(QWidget):
-    """The big board: players' names and scores left, whose turn, the roll, the turn total and the camera right."""
+    """The big board: players' names and scores left (and under them, once the game is over, the score
+    race), whose turn, the roll, the turn total and the camera right."""
 
     def __init__(self, controller: GameController, command: Callable[[str], None], parent: QWidget | None = None) -> None:
         """``command`` takes a step from a button here: ``"bank"``, ``"farkle"``, ``"undo"`` or ``"leave"``."""
@@ -85,8 +87,13 @@ class TableModeView(QWidget):
         side.addLayout(self.camera_slot)
         self.side = QWidget()
         self.side.setLayout(side)
+        self.race = RaceView(controller)
+        """The score race, shown large under the scores once the game is over."""
+        self.race.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.race.hide()
         left = QVBoxLayout()
         left.addWidget(self.board)
+        left.addWidget(self.race, 4)
         left.addStretch(1)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 1)
@@ -141,6 +148,10 @@ class TableModeView(QWidget):
         self.total_caption.setVisible(bool(board.turn_total))
         self.banner.setText(board.banner)
         self.banner.setVisible(bool(board.banner))
+        over = self.controller.state is not None and self.controller.state.over
+        self.race.setVisible(over)
+        self.race.type_px = max(14, self.sizes.note_px * 2 // 3)
+        self.race.update()
         _sized(self.headline, self.sizes.headline_px)
         _sized(self.roll, self.sizes.roll_px)
         _sized(self.total, self.sizes.roll_px)
