@@ -9,6 +9,9 @@ history tests work out by hand.
 - ``g3`` (retail, Tue 3 Nov): marylou banks 150 and the game stops there: unfinished.
 - ``g4``: a finished game whose journal is then spoiled at its last line: damaged.
 - ``g0``: a game whose players were seated and nothing more: not counted at all.
+
+``play_g5`` (house-2009, Fri 6 Nov, Robert and Ann), added by the tests of merging: Robert throws
+six 4s and wins on the spot in his first turn.
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ def play_g2(game: Game) -> None:
     game.roll("1 1 1 2 3 4"); game.keep("1 1 1"); game.bank()  # Mary Lou 1,000
     game.roll("2 3 4 6 6 2"); game.farkle()  # ann
     game.roll("3 3 3 3 3 3"); game.keep("3 3 3 3 3 3")  # BOB wins on the spot
+
+
+def play_g5(game: Game) -> None:
+    game.roll("4 4 4 4 4 4"); game.keep("4 4 4 4 4 4")  # Robert wins on the spot in his first turn
 
 
 def play_g3(game: Game) -> None:

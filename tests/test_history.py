@@ -21,7 +21,7 @@ from scorekeeper.stats.history import (
     merge_players,
     read_games,
 )
-from tests.history_games import journal_game, make_home
+from tests.history_games import journal_game, make_home, play_g5
 
 G1_DAY = "2026-11-01T20:00:00+00:00"
 
@@ -115,7 +115,7 @@ def test_the_filters_keep_the_games_of_a_player_or_of_the_rules(home: Path) -> N
 def test_a_name_merged_into_another_counts_as_that_player_and_is_kept_apart_from_the_games(home: Path) -> None:
     journal_game(
         home, "g5", "house-2009", ["Robert", "Ann"], "2026-11-06T20:00:00+00:00",
-        lambda game: (game.roll("4 4 4 4 4 4"), game.keep("4 4 4 4 4 4")),
+        play_g5,
     )
     games_before = {path.name: path.read_bytes() for path in games_folder(home).iterdir() if path.is_file()}
     assert by_name(history_of(home).players)["Robert"].wins == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -31,7 +32,7 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _table(rows: list[tuple[str, ...]]) -> list[str]:
+def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
     """Rows as aligned columns: the first to the left, the rest to the right."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return [
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join(_table([header, *(tuple(column.cell(player) for column in PLAYER_COLUMNS) for player in history.players)])))
     if history.head_to_head:
         print("\nHead to head (finished ahead, in the games played together)")
-        rows = [("Player", "Opponent", "Games", "Ahead", "Behind")]
+        rows: list[tuple[str, ...]] = [("Player", "Opponent", "Games", "Ahead", "Behind")]
         rows += [(h.player, h.opponent, f"{h.games:,}", f"{h.ahead:,}", f"{h.behind:,}") for h in history.head_to_head]
         print("\n".join(_table(rows)))
     if history.records:
