@@ -13,6 +13,7 @@ import pytest
 from scorekeeper.cli import main
 from scorekeeper.game.games_folder import games_folder
 from scorekeeper.stats.history import (
+    CACHE_FILE,
     MERGES_FILE,
     HistoryError,
     PlayerRecord,
@@ -90,11 +91,31 @@ def test_unfinished_games_are_counted_apart_and_damaged_ones_skipped_with_a_note
     assert by_name(history.players)["Mary Lou"].banked == 1_000
 
 
-def test_a_game_kept_in_both_a_journal_and_a_save_counts_once_and_nothing_is_written(home: Path) -> None:
-    before = folder_snapshot(home)
+def test_a_game_kept_in_both_a_journal_and_a_save_counts_once_and_nothing_is_written_into_the_games(home: Path) -> None:
+    before = folder_snapshot(games_folder(home))
     history = history_of(home)
     assert by_name(history.players)["ann"].games == 2
-    assert folder_snapshot(home) == before
+    assert folder_snapshot(games_folder(home)) == before
+    assert sorted(path.name for path in home.iterdir() if path.is_file()) == [CACHE_FILE]
+
+
+def test_the_cache_reads_again_only_a_game_that_changed_and_a_damaged_cache_is_read_again_whole(home: Path) -> None:
+    first = history_of(home)
+    cache = (home / CACHE_FILE).read_bytes()
+    assert history_of(home) == first and (home / CACHE_FILE).read_bytes() == cache
+    # An unchanged file is not read again: what the cache says of it is what counts.
+    kept = json.loads(cache)
+    kept["files"]["g2.jsonl"]["game"]["stats"][1]["banked"] = 1_234
+    (home / CACHE_FILE).write_text(json.dumps(kept), encoding="utf-8")
+    assert by_name(history_of(home).players)["Mary Lou"].banked == 1_234
+    g2 = games_folder(home) / "g2.jsonl"
+    with g2.open("ab") as spoiled:
+        spoiled.write(b"not json\n")
+    changed = history_of(home)
+    assert changed.games == 1 and [skipped.path.name for skipped in changed.skipped] == ["g2.jsonl", "g4.jsonl"]
+    assert "Mary Lou" not in by_name(changed.players)
+    (home / CACHE_FILE).write_text('{"format": "scorekeeper-history-cache", "version": 1, "files": {"g1.jsonl": 7}}', encoding="utf-8")
+    assert history_of(home) == changed
 
 
 def test_the_filters_keep_the_games_of_a_player_or_of_the_rules(home: Path) -> None:

@@ -23,14 +23,16 @@ Players window both read this module. No Qt here.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from scorekeeper.game import Event, GameState, PlayerAdded
+from scorekeeper.game import Event, GameState, PlayerAdded, event_to_dict
 from scorekeeper.game.games_folder import games_folder, had_a_roll, is_real
 from scorekeeper.game.journal import SUFFIX
 from scorekeeper.game.save import game_file_kind, load_events
@@ -44,6 +46,14 @@ MERGES_FILE = "players.json"
 MERGES_FORMAT = "scorekeeper-player-merges"
 MAX_MERGES_BYTES = 1_000_000
 """The largest merges file read: a name merged takes about 40 bytes."""
+CACHE_FILE = "history-cache.json"
+"""The file in the scorekeeper home that keeps what each game file holds for the history, so that
+only new and changed files are read again (deleting it only costs time)."""
+CACHE_FORMAT = "scorekeeper-history-cache"
+CACHE_VERSION = 1
+"""The cache's format; a cache of another is read again from the games."""
+MAX_CACHE_BYTES = 64_000_000
+"""The largest cache read: about 1 KB a game."""
 GAME_ENDINGS = (SUFFIX, ".json")
 """The endings of the files in the games folder that may hold a game (journals, saved games)."""
 
@@ -113,9 +123,11 @@ class GamesRead:
     """Damaged journals and files that hold no game that can be read."""
 
 
-def _same_game(events: Sequence[Event]) -> tuple[object, ...]:
-    """What a journal and a saved copy of one game share: its start and its players."""
-    return (events[0], tuple(event.name for event in events[1:] if isinstance(event, PlayerAdded)))
+def _same_game(events: Sequence[Event]) -> str:
+    """What a journal and a saved copy of one game share, as a digest: its start and its players."""
+    start = json.dumps(event_to_dict(events[0]), sort_keys=True)
+    players = [event.name for event in events[1:] if isinstance(event, PlayerAdded)]
+    return hashlib.sha256(json.dumps([start, players]).encode("utf-8")).hexdigest()
 
 
 def _game_files(folder: Path) -> list[Path]:
@@ -151,42 +163,123 @@ def played_game(path: Path, state: GameState, stats: Sequence[PlayerStats]) -> P
     )
 
 
+def _read_entry(path: Path) -> dict[str, Any]:
+    """What the history keeps of the file ``path`` (its cache entry): why it is skipped, or which
+    game it holds (``same``), how far it went (``rank``) and the game's numbers (None for a game
+    never played)."""
+    kind = game_file_kind(path)
+    if kind is None:
+        return {"skipped": "not a journal or a saved game"}
+    try:
+        events, damage = load_events(path)
+        if damage is not None:
+            return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
+        state, stats = game_stats(events)
+    except (FarkleError, OSError) as exc:
+        return {"skipped": _damage_line(exc)}
+    game = None
+    if state.over or had_a_roll(events):
+        game = {
+            "started_at": state.started_at,
+            "rules": state.rules.name,
+            "scores": [player.score for player in state.players],
+            "winners": list(state.winners),
+            "stats": [asdict(player) for player in stats],
+        }
+    return {"same": _same_game(events), "rank": [len(events), kind == "journal"], "game": game}
+
+
+def _entry_game(path: Path, game: dict[str, Any]) -> PlayedGame:
+    """The game a cache entry holds (:class:`KeyError` or :class:`TypeError` where it is not one)."""
+    stats = tuple(PlayerStats(**player) for player in game["stats"])
+    return PlayedGame(
+        path=path,
+        started_at=str(game["started_at"]),
+        rules=str(game["rules"]),
+        names=tuple(player.name for player in stats),
+        scores=tuple(int(score) for score in game["scores"]),
+        winners=tuple(int(seat) for seat in game["winners"]),
+        stats=stats,
+    )
+
+
+def _load_cache(home: Path) -> dict[str, Any]:
+    """The cache entries kept in ``home`` by file name; none where the file is missing, damaged or
+    of another format (the games are then read again)."""
+    path = home / CACHE_FILE
+    if not os.path.lexists(path):
+        return {}
+    try:
+        data = parse_json(read_text(path, "history cache", limit=MAX_CACHE_BYTES), str(path))
+    except ValueError:
+        return {}
+    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("version") != CACHE_VERSION:
+        return {}
+    entries = data.get("files")
+    return entries if isinstance(entries, dict) else {}
+
+
+def _save_cache(home: Path, entries: dict[str, Any]) -> None:
+    """Keep ``entries`` in ``home`` for the next reading; a home that cannot be written only costs time."""
+    document = {"format": CACHE_FORMAT, "version": CACHE_VERSION, "files": entries}
+    try:
+        write_atomically(home / CACHE_FILE, json.dumps(document, separators=(",", ":"), ensure_ascii=False))
+    except OSError:
+        pass
+
+
 def read_games(home: Path) -> GamesRead:
-    """Read every game of ``home``'s games folder (only reading: nothing there is changed)."""
+    """Read every game of ``home``'s games folder; nothing there is changed. What each file holds is
+    kept in the home's history cache (:data:`CACHE_FILE`) under its size and time of change, so a
+    file is read again only once it changes; each game's log is let go once added up, so memory
+    does not grow with the games' length."""
     folder = games_folder(home)
-    kept: dict[tuple[object, ...], tuple[Path, tuple[Event, ...]]] = {}
+    cached = _load_cache(home)
+    entries: dict[str, Any] = {}
+    kept: dict[str, tuple[list[Any], PlayedGame | None]] = {}
     skipped: list[Skipped] = []
     for path in _game_files(folder):
-        kind = game_file_kind(path)
-        if kind is None:
-            skipped.append(Skipped(path, "not a journal or a saved game"))
-            continue
         try:
-            events, damage = load_events(path)
-        except (FarkleError, OSError) as exc:
+            seen = path.stat()
+        except OSError as exc:
             skipped.append(Skipped(path, _damage_line(exc)))
             continue
-        if damage is not None:
-            skipped.append(Skipped(path, f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"))
+        fingerprint = [seen.st_size, seen.st_mtime_ns]
+        entry = cached.get(path.name)
+        try:
+            if not isinstance(entry, dict) or entry.get("seen") != fingerprint:
+                raise KeyError(path.name)
+            game = _entry_from_cache(path, entry)
+        except (KeyError, TypeError, ValueError):
+            entry = {"seen": fingerprint, **_read_entry(path)}
+            game = _entry_from_cache(path, entry)
+        entries[path.name] = entry
+        if "skipped" in entry:
+            skipped.append(Skipped(path, str(entry["skipped"])))
             continue
-        same = _same_game(events)
-        other = kept.get(same)
+        rank, same = entry["rank"], entry["same"]
         # A game saved with --save is in its journal too: count the copy that went furthest, the journal on a tie.
-        if other is None or (len(events), kind == "journal") > (len(other[1]), game_file_kind(other[0]) == "journal"):
-            kept[same] = (path, events)
-    finished: list[PlayedGame] = []
-    unfinished: list[PlayedGame] = []
-    for path, events in kept.values():
-        try:
-            state, stats = game_stats(events)
-        except FarkleError as exc:
-            skipped.append(Skipped(path, _damage_line(exc)))
-            continue
-        if state.over:
-            finished.append(played_game(path, state, stats))
-        elif had_a_roll(events):
-            unfinished.append(played_game(path, state, stats))
-    return GamesRead(folder, _oldest_first(finished), _oldest_first(unfinished), tuple(sorted(skipped, key=lambda s: s.path)))
+        if same not in kept or rank > kept[same][0]:
+            kept[same] = (rank, game)
+    if entries != cached:
+        _save_cache(home, entries)
+    games = [game for _, game in kept.values() if game is not None]
+    return GamesRead(
+        folder,
+        _oldest_first([game for game in games if game.winners]),
+        _oldest_first([game for game in games if not game.winners]),
+        tuple(sorted(skipped, key=lambda s: s.path)),
+    )
+
+
+def _entry_from_cache(path: Path, entry: dict[str, Any]) -> PlayedGame | None:
+    """The game of a cache entry (None for a file skipped or a game never played); raises
+    :class:`KeyError`, :class:`TypeError` or :class:`ValueError` for an entry that is not one."""
+    if "skipped" in entry:
+        return None
+    if not isinstance(entry["same"], str) or not isinstance(entry["rank"], list):
+        raise TypeError("not a cache entry")
+    return None if entry["game"] is None else _entry_game(path, entry["game"])
 
 
 def _oldest_first(games: list[PlayedGame]) -> tuple[PlayedGame, ...]:
