@@ -22,7 +22,8 @@ def add_parser(commands: Any) -> None:
         "best turn and longest Farkle streak; head to head; and the biggest turn and the fastest win with "
         "the game each comes from. Unfinished games are counted apart; a damaged journal is left out with "
         "a note naming it. Names are matched as typed, case and spaces aside (the Players window merges one "
-        "name into another). Only reads: nothing is written.",
+        "name into another). Nothing is written into the games; what each file holds is kept in the home's "
+        "history-cache.json, so only new and changed files are read again.",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--player", metavar="NAME", help="only the games of this player, and only their row, head to head and records")
@@ -32,11 +33,11 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
-    """Rows as aligned columns: the first to the left, the rest to the right."""
+def _table(rows: Sequence[tuple[str, ...]], names: int = 1) -> list[str]:
+    """Rows as aligned columns: the first ``names`` (names) to the left, the rest (numbers) to the right."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return [
-        "  ".join(cell.ljust(width) if column == 0 else cell.rjust(width) for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
+        "  ".join(cell.ljust(width) if column < names else cell.rjust(width) for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
         for row in rows
     ]
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print("\nHead to head (finished ahead, in the games played together)")
         rows: list[tuple[str, ...]] = [("Player", "Opponent", "Games", "Ahead", "Behind")]
         rows += [(h.player, h.opponent, f"{h.games:,}", f"{h.ahead:,}", f"{h.behind:,}") for h in history.head_to_head]
-        print("\n".join(_table(rows)))
+        print("\n".join(_table(rows, names=2)))
     if history.records:
         print("\nRecords")
         for record in history.records:

@@ -3,7 +3,9 @@ head to head, and the records across them.
 
 :func:`read_games` reads the games folder (journals and saved games, a game kept in both counted
 once) and sorts what it finds into finished games, unfinished ones (counted apart) and files it
-cannot count (each with a one-line note); :func:`summarise` adds the finished games up per player.
+cannot count (each with a one-line note), keeping what each file holds in the home's history cache
+(:data:`CACHE_FILE`) so that only new and changed files are read again; :func:`summarise` adds
+the finished games up per player.
 Players are one player when their names differ only in case and spaces (:func:`player_key`), or
 when the players merged one name into another (:class:`Merges`, kept in ``players.json`` in the
 home; nothing is ever written into a game). The command line's ``history`` and the window's

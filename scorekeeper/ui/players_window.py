@@ -56,7 +56,7 @@ ALL_RULES = "All rules"
 """The rules filter's first choice: every game counted."""
 HEAD_TO_HEAD_COLUMNS = ("Opponent", "Games together", "Ahead", "Behind")
 """The head-to-head table's headings."""
-RECORD_COLUMNS = ("Record", "", "Player", "Game", "File")
+RECORD_COLUMNS = ("Record", "Amount", "Player", "Game", "File")
 """The records table's headings."""
 
 
@@ -113,11 +113,13 @@ class PlayersModel(QAbstractTableModel):
 
 
 class RowsModel(QAbstractTableModel):
-    """Rows of text cells under fixed headings (head to head, the records)."""
+    """Rows of text cells under fixed headings (head to head, the records), numbers to the right."""
 
-    def __init__(self, headings: tuple[str, ...], parent: QWidget | None = None) -> None:
+    def __init__(self, headings: tuple[str, ...], numbers: frozenset[int], parent: QWidget | None = None) -> None:
+        """``numbers``: the columns that hold numbers."""
         super().__init__(parent)
         self._headings = headings
+        self._numbers = numbers
         self._rows: list[tuple[str, ...]] = []
 
     def set_rows(self, rows: list[tuple[str, ...]]) -> None:
@@ -133,8 +135,12 @@ class RowsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._headings)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if index.isValid() and role == Qt.ItemDataRole.DisplayRole:
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._rows[index.row()][index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() in self._numbers:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -163,7 +169,6 @@ def _table(model: QAbstractItemModel) -> QTableView:
     table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
     table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
     return table
 
 
@@ -192,22 +197,24 @@ class PlayersWindow(QDialog):
         self.sorted.setSortRole(SORT_ROLE)
         self.players = _table(self.sorted)
         self.players.setSortingEnabled(True)
+        self.players.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.players.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
         self.players.selectionModel().selectionChanged.connect(lambda *_: self._show_head_to_head())
         self.merge_button = QPushButton("Merge into another name...")
         self.merge_button.setToolTip("Count the chosen player as another one from now on, in every game (the games are not changed)")
         self.merge_button.clicked.connect(self.choose_merge)
         self.head_to_head_title = QLabel()
-        self.head_to_head = RowsModel(HEAD_TO_HEAD_COLUMNS, self)
+        self.head_to_head = RowsModel(HEAD_TO_HEAD_COLUMNS, frozenset({1, 2, 3}), self)
         self.head_to_head_table = _table(self.head_to_head)
-        self.records = RowsModel(RECORD_COLUMNS, self)
+        self.records = RowsModel(RECORD_COLUMNS, frozenset({1}), self)
         self.records_table = _table(self.records)
+        self.records_table.setMinimumHeight(4 * self.records_table.verticalHeader().defaultSectionSize())
         self.records_table.doubleClicked.connect(lambda index: self.open_sheet(index.row()))
         self.open_button = QPushButton("Open the game's score sheet")
         self.open_button.clicked.connect(lambda: self.open_sheet(self._record_row()))
         self._build_layout()
         self.reload()
-        self.resize(900, 620)
+        self.resize(960, 680)
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
