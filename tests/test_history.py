@@ -21,6 +21,7 @@ from scorekeeper.stats.history import (
     load_merges,
     merge_players,
     read_games,
+    unmerge_player,
 )
 from tests.history_games import journal_game, make_home, play_g5
 
@@ -151,6 +152,10 @@ def test_a_name_merged_into_another_counts_as_that_player_and_is_kept_apart_from
     kept = json.loads((home / MERGES_FILE).read_text(encoding="utf-8"))
     assert kept["merged"] == {"robert": "Bob"}
     assert load_merges(home)[0].name_of("ROBERT") == "bob"
+    unmerge_player(home, "ROBERT")
+    assert by_name(history_of(home).players)["Robert"].wins == 1
+    with pytest.raises(HistoryError, match="'Robert' is not merged into another name"):
+        unmerge_player(home, "Robert")
 
 
 def test_a_merge_of_two_people_who_played_together_or_of_a_stranger_is_refused(home: Path) -> None:

@@ -113,6 +113,15 @@ def test_a_name_is_merged_from_the_window_and_kept_for_the_next_time(qtbot: QtBo
     assert json.loads((home / MERGES_FILE).read_text(encoding="utf-8"))["merged"] == {"robert": "BOB"}
     again, _ = window_on(qtbot, home)
     assert rows(again.model, "Player", "Wins")[0] == ["BOB", "2"]
+    again.select_player("Mary Lou")
+    assert not again.unmerge_button.isEnabled()
+    again.select_player("BOB")
+    assert again.unmerge_button.isEnabled()
+    assert again.unmerge("BOB") is False and "'BOB' is not merged into another name" in warnings[-1]
+    monkeypatch.setattr(QInputDialog, "getItem", lambda *args: ("Robert", True))
+    qtbot.mouseClick(again.unmerge_button, Qt.MouseButton.LeftButton)
+    assert ["Robert", "1"] in rows(again.model, "Player", "Wins") and ["BOB", "1"] in rows(again.model, "Player", "Wins")
+    assert json.loads((home / MERGES_FILE).read_text(encoding="utf-8"))["merged"] == {}
 
 
 def test_game_players_in_the_main_window_opens_the_players_of_its_home(qtbot: QtBot, home: Path) -> None:

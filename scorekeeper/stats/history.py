@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -146,10 +146,9 @@ def _game_files(folder: Path) -> list[Path]:
     return sorted(found)
 
 
-def _damage_line(problem: object) -> str:
-    """A journal's damage or a read error in one line, without the file's name (the note names it)."""
-    text = " ".join(str(problem).split())
-    return text.split(": ", 1)[1] if text.startswith("/") and ": " in text else text
+def _problem(path: Path, problem: object) -> str:
+    """Why ``path`` cannot be read, in one line and without the file's name (the note names it)."""
+    return " ".join(str(problem).split()).removeprefix(f"{path}: ")
 
 
 def played_game(path: Path, state: GameState, stats: Sequence[PlayerStats]) -> PlayedGame:
@@ -178,7 +177,7 @@ def _read_entry(path: Path) -> dict[str, Any]:
             return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
         state, stats = game_stats(events)
     except (FarkleError, OSError) as exc:
-        return {"skipped": _damage_line(exc)}
+        return {"skipped": _problem(path, exc)}
     game = None
     if state.over or had_a_roll(events):
         game = {
@@ -244,7 +243,7 @@ def read_games(home: Path) -> GamesRead:
         try:
             seen = path.stat()
         except OSError as exc:
-            skipped.append(Skipped(path, _damage_line(exc)))
+            skipped.append(Skipped(path, _problem(path, exc)))
             continue
         fingerprint = [seen.st_size, seen.st_mtime_ns]
         entry = cached.get(path.name)
@@ -351,11 +350,27 @@ def merge_players(home: Path, games: GamesRead, name: str, into: str) -> Merges:
     # Names merged into this one before now count as the other too: no name is merged into a merged name.
     into_map = {key: (target_name if player_key(value) == source else value) for key, value in merges.into.items()}
     into_map[source] = target_name
-    merged = Merges(into_map)
+    return _save_merges(home, Merges(into_map))
+
+
+def unmerge_player(home: Path, name: str) -> Merges:
+    """Count the name ``name``, merged into another, as a player of its own again (and keep that);
+    refused, saying why, when it is not merged."""
+    merges, problem = load_merges(home)
+    if problem:
+        raise HistoryError(f"cannot undo the merge: {problem.removesuffix('; names are counted as typed')}; fix or remove the file first")
+    key = player_key(name)
+    if key not in merges.into:
+        raise HistoryError(f"cannot undo the merge: {quote(name)} is not merged into another name")
+    return _save_merges(home, Merges({merged: into for merged, into in merges.into.items() if merged != key}))
+
+
+def _save_merges(home: Path, merges: Merges) -> Merges:
+    """Keep ``merges`` in ``home``'s merges file, written whole; returns them."""
     home.mkdir(parents=True, exist_ok=True)
-    document = {"format": MERGES_FORMAT, "version": 1, "merged": dict(sorted(merged.into.items()))}
+    document = {"format": MERGES_FORMAT, "version": 1, "merged": dict(sorted(merges.into.items()))}
     write_atomically(home / MERGES_FILE, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
-    return merged
+    return merges
 
 
 @dataclass(frozen=True)
@@ -584,8 +599,7 @@ def summarise(read: GamesRead, merges: Merges | None = None, player: str | None 
 def history_of(home: Path, player: str | None = None, rules: str | None = None) -> History:
     """The history of every game of ``home``, its merges applied (see :func:`summarise`)."""
     merges, problem = load_merges(home)
-    found = summarise(read_games(home), merges, player, rules)
-    return History(found.games, found.unfinished, found.skipped, found.players, found.head_to_head, found.records, (problem,) if problem else ())
+    return replace(summarise(read_games(home), merges, player, rules), notes=(problem,) if problem else ())
 
 
 @dataclass(frozen=True)

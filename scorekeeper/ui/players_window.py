@@ -43,9 +43,12 @@ from scorekeeper.stats.history import (
     Record,
     counted_line,
     load_merges,
+    Merges,
     merge_players,
+    player_key,
     read_games,
     summarise,
+    unmerge_player,
     when,
 )
 
@@ -203,6 +206,10 @@ class PlayersWindow(QDialog):
         self.merge_button = QPushButton("Merge into another name...")
         self.merge_button.setToolTip("Count the chosen player as another one from now on, in every game (the games are not changed)")
         self.merge_button.clicked.connect(self.choose_merge)
+        self.unmerge_button = QPushButton("Undo a merge...")
+        self.unmerge_button.setToolTip("Count a name merged into the chosen player as a player of their own again")
+        self.unmerge_button.clicked.connect(self.choose_unmerge)
+        self._merges = Merges()
         self.head_to_head_title = QLabel()
         self.head_to_head = RowsModel(HEAD_TO_HEAD_COLUMNS, frozenset({1, 2, 3}), self)
         self.head_to_head_table = _table(self.head_to_head)
@@ -228,6 +235,7 @@ class PlayersWindow(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.head_to_head_title, 1)
         row.addWidget(self.merge_button)
+        row.addWidget(self.unmerge_button)
         layout.addLayout(row)
         layout.addWidget(self.head_to_head_table, 2)
         records_row = QHBoxLayout()
@@ -253,9 +261,9 @@ class PlayersWindow(QDialog):
 
     def refresh(self) -> None:
         """Add the games read up again under the rules chosen and the merges kept."""
-        merges, problem = load_merges(self._home)
+        self._merges, problem = load_merges(self._home)
         rules = None if self.rules.currentIndex() <= 0 else self.rules.currentText()
-        self.history = summarise(self._read, merges, rules=rules)
+        self.history = summarise(self._read, self._merges, rules=rules)
         chosen = self.selected_player()
         self.model.set_players(self.history.players)
         self.counted.setText(f"{counted_line(self.history)} in {self._read.folder}")
@@ -264,7 +272,8 @@ class PlayersWindow(QDialog):
         self.notes.setVisible(bool(notes))
         self.records.set_rows([record_row(record) for record in self.history.records])
         self.open_button.setEnabled(bool(self.history.records))
-        self.select_player(chosen if chosen is not None else (self.history.players[0].name if self.history.players else ""))
+        shown = [player.name for player in self.history.players]
+        self.select_player(chosen if chosen in shown else (shown[0] if shown else ""))
 
     def selected_player(self) -> str | None:
         """The name of the player chosen in the table, if one is."""
@@ -284,6 +293,7 @@ class PlayersWindow(QDialog):
     def _show_head_to_head(self) -> None:
         name = self.selected_player()
         self.merge_button.setEnabled(name is not None and len(self.history.players) > 1)
+        self.unmerge_button.setEnabled(bool(self._merged_spellings()))
         if name is None:
             self.head_to_head_title.setText("Head to head: choose a player above")
             self.head_to_head.set_rows([])
@@ -316,6 +326,34 @@ class PlayersWindow(QDialog):
             return False
         self.refresh()
         self.select_player(next((p.name for p in self.history.players if name in p.spellings or p.name == into), into))
+        return True
+
+    def _merged_spellings(self) -> list[str]:
+        """The names merged into the chosen player, as typed."""
+        name = self.selected_player()
+        player = next((p for p in self.history.players if p.name == name), None)
+        return [typed for typed in player.spellings if player_key(typed) in self._merges.into] if player is not None else []
+
+    def choose_unmerge(self) -> None:
+        """Ask which name merged into the chosen player is a player of their own, and undo its merge."""
+        merged = self._merged_spellings()
+        if not merged:
+            return
+        name, chosen = QInputDialog.getItem(self, "Undo a merge", "Count as a player of their own again:", merged, 0, False)
+        if chosen and name:
+            self.unmerge(name)
+
+    def unmerge(self, name: str) -> bool:
+        """Undo the merge of the name ``name``; says why where it cannot be."""
+        try:
+            unmerge_player(self._home, name)
+        except FarkleError as exc:
+            QMessageBox.warning(self, "Cannot undo the merge", str(exc))
+            return False
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot undo the merge", f"{self._home}: the change cannot be kept: {exc.strerror or exc}")
+            return False
+        self.refresh()
         return True
 
     def _record_row(self) -> int:
