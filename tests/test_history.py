@@ -209,3 +209,12 @@ def test_the_history_of_an_empty_home_says_there_is_nothing_yet(capsys: pytest.C
     assert main(["history"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("0 finished games in ") and "a game counts here once it is over" in out
+
+
+def test_two_seats_of_one_game_whose_names_differ_only_in_spaces_are_two_people(home: Path) -> None:
+    journal_game(home, "g6", "house-2009", ["Mary Lou", "MaryLou"], "2026-11-07T20:00:00+00:00", play_g5)
+    history = history_of(home)
+    assert history.games == 3
+    assert sum(player.games for player in history.players) == 2 + 3 + 2  # every seat counted once
+    assert by_name(history.players)["Mary Lou"].wins == 1
+    assert by_name(history.players)["MaryLou"].games == 1

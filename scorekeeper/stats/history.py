@@ -46,6 +46,7 @@ from scorekeeper.stats.players import PlayerStats, game_stats
 MERGES_FILE = "players.json"
 """The file in the scorekeeper home that keeps which player names were merged into which."""
 MERGES_FORMAT = "scorekeeper-player-merges"
+"""The format the merges file names, so that no other JSON file is taken for one."""
 MAX_MERGES_BYTES = 1_000_000
 """The largest merges file read: a name merged takes about 40 bytes."""
 CACHE_FILE = "history-cache.json"
@@ -321,7 +322,15 @@ def load_merges(home: Path) -> tuple[Merges, str]:
 
 
 def _seats_by_player(game: PlayedGame, merges: Merges) -> dict[str, int]:
-    return {merges.name_of(name): seat for seat, name in enumerate(game.names)}
+    """Each seat of ``game`` by the player it counts as (:meth:`Merges.name_of`). Two seats that
+    would count as one player (``Mary Lou`` and ``MaryLou`` at one table, or a name merged into
+    another that both played later) are two people: the first seat is that player, a later one
+    counts by its name as typed."""
+    seats: dict[str, int] = {}
+    for seat, name in enumerate(game.names):
+        key = merges.name_of(name)
+        seats[f"{name.casefold()} (seat {seat + 1})" if key in seats else key] = seat
+    return seats
 
 
 def merge_players(home: Path, games: GamesRead, name: str, into: str) -> Merges:
@@ -501,8 +510,9 @@ def spellings_of(games: Iterable[PlayedGame], merges: Merges) -> dict[str, dict[
     spelling of the latest game last."""
     typed_as: dict[str, dict[str, int]] = {}
     for game in games:
-        for typed in game.names:
-            spelled = typed_as.setdefault(merges.name_of(typed), {})
+        for key, seat in _seats_by_player(game, merges).items():
+            typed = game.names[seat]
+            spelled = typed_as.setdefault(key, {})
             spelled[typed] = spelled.pop(typed, 0) + 1
     return typed_as
 
@@ -529,7 +539,7 @@ def summarise(read: GamesRead, merges: Merges | None = None, player: str | None 
     wanted = None if player is None else merges.name_of(player)
     if wanted is not None:
         unfinished = [game for game in unfinished if wanted in _seats_by_player(game, merges)]
-        everyone = sorted({names[merges.name_of(typed)] for game in games for typed in game.names}, key=str.casefold)
+        everyone = sorted({names[key] for game in games for key in _seats_by_player(game, merges)}, key=str.casefold)
         games = [game for game in games if wanted in _seats_by_player(game, merges)]
         if not games:
             raise HistoryError(

@@ -39,11 +39,11 @@ from scorekeeper.stats.history import (
     GamesRead,
     HeadToHead,
     History,
+    Merges,
     PlayerRecord,
     Record,
     counted_line,
     load_merges,
-    Merges,
     merge_players,
     player_key,
     read_games,
@@ -51,6 +51,7 @@ from scorekeeper.stats.history import (
     unmerge_player,
     when,
 )
+from scorekeeper.ui.plain_labels import make_plain
 
 Index = QModelIndex | QPersistentModelIndex
 SORT_ROLE = Qt.ItemDataRole.UserRole
@@ -220,6 +221,7 @@ class PlayersWindow(QDialog):
         self.open_button = QPushButton("Open the game's score sheet")
         self.open_button.clicked.connect(lambda: self.open_sheet(self._record_row()))
         self._build_layout()
+        make_plain(self)
         self.reload()
         self.resize(960, 680)
 
