@@ -118,7 +118,7 @@ def main() -> None:
             folder = games_folder(home)
             folder.mkdir(parents=True, exist_ok=True)
             for path in paths[:step]:
-                os.link(path, folder / path.name)  # the history reads regular files only, never a link
+                os.link(path, folder / path.name)
             first, first_peak = run_history(home)
             timed = [run_history(home) for _ in range(args.runs)]
             median, peak = statistics.median(s for s, _ in timed), max(m for _, m in timed)

@@ -218,3 +218,18 @@ def test_two_seats_of_one_game_whose_names_differ_only_in_spaces_are_two_people(
     assert sum(player.games for player in history.players) == 2 + 3 + 2  # every seat counted once
     assert by_name(history.players)["Mary Lou"].wins == 1
     assert by_name(history.players)["MaryLou"].games == 1
+
+
+def test_a_pipe_or_a_folder_among_the_games_is_passed_over_and_a_link_to_a_game_counts(home: Path, tmp_path: Path) -> None:
+    folder = games_folder(home)
+    os.mkfifo(folder / "pipe.jsonl")
+    (folder / "folder.json").mkdir()
+    elsewhere = journal_game(tmp_path, "g5", "house-2009", ["Robert", "Ann"], "2026-11-06T20:00:00+00:00", play_g5)
+    (folder / "linked.jsonl").symlink_to(elsewhere)
+    (folder / "notes.json").write_text('{"shopping": ["dice"]}', encoding="utf-8")
+    history = history_of(home)
+    assert history.games == 3 and by_name(history.players)["Robert"].wins == 1
+    damaged, stray = map(str, history.skipped)
+    # g4: the format line, the start, two players and g1's 21 steps, then the spoiled line 26
+    assert damaged.startswith("g4.jsonl skipped: damaged at line 26 (not a JSON line") and damaged.endswith("; open it in the window to recover it")
+    assert stray == "notes.json skipped: not a journal or a saved game"

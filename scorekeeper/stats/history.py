@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.game import Event, GameState, PlayerAdded, event_to_dict
-from scorekeeper.game.games_folder import games_folder, had_a_roll, is_real
+from scorekeeper.game.games_folder import games_folder, had_a_roll
 from scorekeeper.game.journal import SUFFIX
 from scorekeeper.game.save import game_file_kind, load_events
 from scorekeeper.rules import FarkleError
@@ -134,14 +134,15 @@ def _same_game(events: Sequence[Event]) -> str:
 
 
 def _game_files(folder: Path) -> list[Path]:
-    """The files of ``folder`` that may hold a game: journals and saved games, not the copies a
-    recovery kept of a damaged journal (the recovered journal is the game), not hidden files."""
+    """The files of ``folder`` that may hold a game: journals and saved games (or links to them),
+    not the copies a recovery kept of a damaged journal (the recovered journal is the game), not
+    hidden files, nothing that is not a file (a folder, a pipe)."""
     if not folder.is_dir():
         return []
     found = []
     for path in folder.iterdir():
         name = path.name
-        if name.startswith(".") or ".damaged-" in name or not name.endswith(GAME_ENDINGS) or not is_real(path):
+        if name.startswith(".") or ".damaged-" in name or not name.endswith(GAME_ENDINGS) or not path.is_file():
             continue
         found.append(path)
     return sorted(found)
