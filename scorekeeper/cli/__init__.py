@@ -8,10 +8,10 @@ import sys
 from collections.abc import Sequence
 
 from scorekeeper import __version__
-from scorekeeper.cli import bench, coach, evaluate, export, play, read, rules_command, score, serve, table, train, watch, window
+from scorekeeper.cli import bench, coach, evaluate, export, history, play, read, rules_command, score, serve, table, train, watch, window
 from scorekeeper.rules import FarkleError
 
-COMMANDS = (score, rules_command, play, coach, export, serve, window, train, watch, read, evaluate, table, bench)
+COMMANDS = (score, rules_command, play, coach, export, history, serve, window, train, watch, read, evaluate, table, bench)
 """Each module adds its sub-command with ``add_parser`` and runs it with ``run``."""
 
 

@@ -1,4 +1,5 @@
-"""Table statistics: how each player plays, and whether the dice are fair.
+"""Table statistics: how each player plays, and whether the dice are fair; and, in
+:mod:`scorekeeper.stats.history`, every finished game of a home added up per player.
 
 Plain functions of the game log (``game.events``): undone steps do not count,
 corrected dice count as corrected. No Qt here.

@@ -16,8 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper.coach import CoachError, Policy, policy_for, rules_key
-from scorekeeper.game import Banked, Event, GameStarted, Outcome
-from scorekeeper.stats.replay import final_state, replay
+from scorekeeper.game import Banked, Event, GameStarted, GameState, Kept, Outcome
+from scorekeeper.game.state import start
+from scorekeeper.stats.replay import replay, standing_actions
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class PlayerStats:
     """Expected points given up by banking when the coach said roll; None without a coach."""
     banks_against_advice: int
     """How many banks the coach would have rolled on instead."""
+    hot_dice: int = 0
+    """How many times all six dice scored and were picked up again (the turn being played included)."""
+    longest_farkle_streak: int = 0
+    """The most Farkles in a row."""
 
     @property
     def farkle_rate(self) -> float:
@@ -95,10 +100,37 @@ def _forgone(policy: Policy, events: Iterable[Event]) -> dict[int, tuple[float, 
     return lost
 
 
+def _final_and_hot_dice(events: list[Event]) -> tuple[GameState, dict[int, int]]:
+    """The state the log leads to, and per seat how many keeps made hot dice, in one replay."""
+    state = start(standing_actions(events)[0])
+    hot: dict[int, int] = {}
+    for step in replay(events):
+        state = step.after
+        before, after = step.before.turn, step.after.turn
+        if isinstance(step.action, Kept) and before is not None and after is not None and after.hot_dice > before.hot_dice:
+            hot[before.player] = hot.get(before.player, 0) + 1
+    return state, hot
+
+
 def player_stats(events: Iterable[Event], policy: Policy | None = None) -> list[PlayerStats]:
     """Statistics of every player, in seat order; ``policy`` (for the game's rules) adds the coach's view."""
+    return game_stats(events, policy)[1]
+
+
+def game_stats(events: Iterable[Event], policy: Policy | None = None) -> tuple[GameState, list[PlayerStats]]:
+    """The state the log leads to and :func:`player_stats`, from one replay of the log.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("1 1 1 5 5 5"); game.keep("1 1 1 5 5 5"); game.roll("2 2 3 3 4 6"); game.farkle()
+    >>> game.roll("2 3 4 4 6 6"); game.farkle(); game.roll("2 3 4 4 6 6"); game.farkle()
+    >>> state, (ann, bob) = game_stats(game.events)
+    >>> state.players[1].name, ann.hot_dice, ann.farkles, ann.longest_farkle_streak, bob.longest_farkle_streak
+    ('Bob', 1, 2, 2, 1)
+    """
     listed = list(events)
-    state = final_state(listed)
+    state, hot = _final_and_hot_dice(listed)
     coached = policy is not None and rules_key(policy.rules) == rules_key(state.rules)
     forgone = _forgone(policy, listed) if policy is not None and coached else {}
     found = []
@@ -117,6 +149,8 @@ def player_stats(events: Iterable[Event], policy: Policy | None = None) -> list[
                 penalties=sum(record.penalty for record in records),
                 left_on_table=lost if coached else None,
                 banks_against_advice=times,
+                hot_dice=hot.get(seat, 0),
+                longest_farkle_streak=max((record.farkles_in_a_row for record in records), default=0),
             )
         )
-    return found
+    return state, found

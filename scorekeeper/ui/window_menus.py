@@ -1,4 +1,4 @@
-"""The window's menu bar: Game (new, resume, export, roll pictures, quit), View (table mode, the
+"""The window's menu bar: Game (new, resume, export, players, roll pictures, quit), View (table mode, the
 rules in force, the docks, the phones' scoreboard) and Camera, each action wired to the part that does it."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMessageBox
 
@@ -14,6 +15,7 @@ from scorekeeper.export import FORMATS
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.game_files import GameFiles
 from scorekeeper.ui.phone_sharing import PhoneSharing
+from scorekeeper.ui.players_window import PlayersWindow
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.table_mode_switch import TableModeSwitch
 from scorekeeper.ui.window_camera import WindowCamera
@@ -47,6 +49,7 @@ def build_menus(
     export = game.addMenu("&Export score sheet")
     for kind in FORMATS:
         add_action(window, export, f"as {kind.upper()}...", partial(games.choose_export, kind))
+    add_action(window, game, "&Players...", partial(show_players, window, controller))
     keep_photos_action = QAction("&Keep a picture of each roll", window)
     keep_photos_action.triggered.connect(lambda _=False: camera.keep_photos(keep_photos_action.isChecked()))
     game.addAction(keep_photos_action)
@@ -89,3 +92,11 @@ def show_rules(window: QMainWindow, controller: GameController) -> None:
         QMessageBox.information(window, "Rules", "Start a game to see its rules (Game > New game).")
         return
     RulesDialog(state.rules, state.target, window).open()
+
+
+def show_players(window: QMainWindow, controller: GameController) -> PlayersWindow:
+    """Game > Players: every finished game of the scorekeeper home added up, in a window of its own."""
+    players = PlayersWindow(controller.home, window)
+    players.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    players.show()
+    return players
