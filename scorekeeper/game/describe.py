@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from scorekeeper.game.events import (
     Action,
     Banked,
@@ -240,3 +242,34 @@ def game_over(state: GameState) -> str:
     """
     names = " and ".join(state.players[seat].name for seat in state.winners)
     return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
+
+
+@dataclass(frozen=True)
+class PotChoice:
+    """One way to answer the piggyback offer, for a button or a typed word."""
+
+    label: str
+    """What the button says."""
+    action: Piggybacked | FreshDice
+    """The step it takes."""
+
+
+def pot_choices(state: GameState) -> tuple[PotChoice, ...]:
+    """The piggyback variant's choice for the current player, right after a bank that left dice:
+    the pot, or six fresh dice (empty when there is no such choice).
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail+piggyback"), ["Ann", "Bob"])
+    >>> game.roll("1 1 1 2 3 4"); game.keep("1 1 1"); game.bank()
+    >>> [choice.label for choice in pot_choices(game.state)]
+    ["Piggyback: 3 dice for Ann's 1,000", 'Six fresh dice']
+    """
+    offer = state.pot_offered()
+    if offer is None:
+        return ()
+    banker = state.players[offer.banker].name
+    return (
+        PotChoice(f"Piggyback: {_dice_count(offer.dice)} for {banker}'s {offer.points:,}", Piggybacked()),
+        PotChoice("Six fresh dice", FreshDice()),
+    )
