@@ -418,3 +418,22 @@ def test_the_turn_panel_offers_the_piggyback_choice_as_buttons(qtbot: QtBot, tmp
     panel.pot_buttons[1].click()
     assert game.state.turn is not None and (game.state.turn.total, game.state.turn.dice_left) == (0, 6)
     assert panel.pot_buttons == [] and "Bob turns the pot down: six fresh dice to roll." in panel.message.text()
+
+
+def test_the_turn_editor_writes_and_reads_the_piggyback_choice(tmp_path: Path) -> None:
+    # a finished turn that began with the choice can be put right in the history like any other
+    controller = GameController(tmp_path / "home")
+    assert controller.start(load_rules("retail", ["piggyback"]), ["Ann", "Bob"])
+    game = game_of(controller)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    game.piggyback()
+    game.roll("5 2 3")
+    game.keep("5")
+    game.bank()
+    bob = [step_text(action) for action in game.actions[-4:]]
+    assert bob == ["piggyback", "roll 2 3 5", "keep 5", "bank"]
+    # Bob really turned the pot down and banked a 1 of six fresh dice: 100, not 1,050
+    assert controller.edit_turn(1, parse_steps("fresh\nroll 1 2 3 4 6 6\nkeep 1\nbank"))
+    assert [player.score for player in game_of(controller).state.players] == [1000, 100]
