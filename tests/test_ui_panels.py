@@ -437,3 +437,17 @@ def test_the_turn_editor_writes_and_reads_the_piggyback_choice(tmp_path: Path) -
     # Bob really turned the pot down and banked a 1 of six fresh dice: 100, not 1,050
     assert controller.edit_turn(1, parse_steps("fresh\nroll 1 2 3 4 6 6\nkeep 1\nbank"))
     assert [player.score for player in game_of(controller).state.players] == [1000, 100]
+
+
+def test_the_new_game_dialog_offers_piggyback(qtbot: QtBot) -> None:
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    box = dialog.variants["piggyback"]
+    assert "after a bank with dice left, the next player may roll those dice" in box.text()
+    box.setChecked(True)
+    setup = dialog.setup()
+    assert setup is not None and setup.rules.name == "retail+piggyback" and setup.rules.turn.piggyback
+    assert "Piggyback: after a bank that left dice to roll, the next player may roll only those dice" in dialog.summary.text()
+    dialog.preset.setCurrentText("flip")  # the cards leave no dice: said, and no game starts
+    dialog.update_rules()
+    assert dialog.setup() is None and "piggyback needs kind = 'dice'" in dialog.error.text()
