@@ -143,6 +143,8 @@ def test_the_pot_is_banked_only_once_the_player_scores() -> None:
     game = new_game()
     bank_1000_leaving_3(game)
     game.piggyback()
+    with pytest.raises(IllegalAction, match="Bob has already piggybacked this turn"):
+        game.piggyback()
     assert not game.state.can_bank()
     with pytest.raises(IllegalBank) as caught:
         game.bank()

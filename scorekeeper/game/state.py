@@ -468,7 +468,9 @@ def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
     if offer is None:
         if not state.rules.turn.piggyback:
             raise IllegalAction(f"{what}: these rules have no piggyback (the variant piggyback)")
-        if turn.rolls or turn.entered or turn.pot:
+        if turn.pot:
+            raise IllegalAction(f"{what}: {_who(state)} has already piggybacked this turn")
+        if turn.rolls or turn.entered:
             raise IllegalAction(f"{what}: the choice is made before the turn's first roll")
         raise IllegalAction(f"{what}: there is no pot to piggyback on; the last turn did not end in a bank with dice left")
     if isinstance(action, FreshDice):
