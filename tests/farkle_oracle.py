@@ -34,10 +34,11 @@ from functools import lru_cache
 FACES = (1, 2, 3, 4, 5, 6)
 
 RULE_SETS = ("retail", "pocket", "house-2009", "flip")
-VARIANTS = ("doubling", "farkle-penalty-500", "below-zero")
-OFF_THE_CHART = ("farkle-penalty-500", "below-zero")
-"""Variants that change what a Farkle costs, not what any dice score (issue 54: "a penalty for each
-Farkle ... and whether scores may go below zero"): the chart is the rule set's own."""
+VARIANTS = ("doubling", "farkle-penalty-500", "below-zero", "piggyback")
+OFF_THE_CHART = ("farkle-penalty-500", "below-zero", "piggyback")
+"""Variants that change what a Farkle costs or how a turn starts, not what any dice score (issue 54:
+"a penalty for each Farkle ... and whether scores may go below zero"; piggyback: "the next player may
+roll only the dice the previous player left"): the chart is the rule set's own."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from scorekeeper.game import (
 from scorekeeper.rules import Dice, load_rules
 
 PHOTO = "ab" * 32
-KNOWN = "started, player, rolled, corrected, kept, points, banked, farkled, undo, redo"
+KNOWN = "started, player, rolled, corrected, kept, points, banked, farkled, piggybacked, fresh, undo, redo"
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,10 @@ F = farkle-flip-card-game.txt):
 * reaching the target starts the last lap; everyone else gets one more turn, then the highest
   total wins (R) and ties are shared (the presets' default); six of a kind wins on the spot
   under house-2009 (H) without scoring;
+* piggyback (issue 54's house rule: "once a player banks, the next player may roll only the dice
+  the previous player left, and on scoring adds the previous turn's points to their own turn; a
+  Farkle loses the whole accumulated pot"): after a bank with dice left the next player may take
+  the pot on (those dice, those points, banked only after scoring) or roll six fresh dice;
 * undo restores exactly the state before the step, redo the state after it; a saved and
   reloaded game equals the original; a refused action changes neither state nor log.
 """
@@ -98,6 +102,10 @@ class Model:
     lap_mark: int | None = None
     winners: tuple[int, ...] = ()
     turns: int = 0
+    offer: tuple[int, int] | None = None
+    """Piggyback: (dice, points) the last bank left the player on turn to take on, before rolling."""
+    pot: int = 0
+    """Piggyback: points taken on this turn."""
 
     @property
     def over(self) -> bool:
@@ -169,6 +177,8 @@ class FarkleGame(RuleBasedStateMachine):
         if m.over or m.roll is not None or m.total <= 0:
             return False
         assert m.seat is not None
+        if m.total <= m.pot:
+            return False  # a pot taken on is banked only after scoring
         if m.on_board[m.seat]:
             return True
         counted = m.total + (self.bonus() if self.ruleset.turn.farkle_cards_count_toward_entry else 0)
@@ -194,7 +204,8 @@ class FarkleGame(RuleBasedStateMachine):
         if banked and m.scores[seat] >= self.g.state.target and m.lap_mark is None:
             m.lap_mark = seat
         following = (seat + 1) % players
-        m.total, m.dice_left, m.roll = 0, 6, None
+        left = (m.dice_left, m.total) if banked and self.ruleset.turn.piggyback else None
+        m.total, m.dice_left, m.roll, m.pot, m.offer = 0, 6, None, 0, None
         if banked and m.lap_mark == seat:
             event("the last lap began")
         if m.lap_mark is not None and following == m.lap_mark:
@@ -204,6 +215,9 @@ class FarkleGame(RuleBasedStateMachine):
             m.seat = None
         else:
             m.seat = following
+            # a turn that scored every die without hot dice leaves none (every config here has hot dice)
+            if left is not None:
+                m.offer = left
 
     def farkled(self, m: Model) -> None:
         assert m.seat is not None
@@ -263,6 +277,7 @@ class FarkleGame(RuleBasedStateMachine):
 
         def update(m: Model) -> None:
             m.roll = tuple(sorted(faces))
+            m.offer = None  # a roll turns the pot down
 
         self.do(lambda: self.g.roll(faces), update)
 
@@ -320,6 +335,20 @@ class FarkleGame(RuleBasedStateMachine):
 
         self.do(lambda: self.g.enter_points(points), update)
 
+    def piggyback(self) -> None:
+        def update(m: Model) -> None:
+            assert m.offer is not None
+            event("piggybacked")
+            (m.dice_left, m.total), m.pot, m.offer = m.offer, m.offer[1], None
+
+        self.do(self.g.piggyback, update)
+
+    def fresh_dice(self) -> None:
+        def update(m: Model) -> None:
+            m.offer = None
+
+        self.do(self.g.fresh_dice, update)
+
     def bank(self) -> None:
         def update(m: Model) -> None:
             assert m.seat is not None
@@ -342,6 +371,8 @@ class FarkleGame(RuleBasedStateMachine):
         moves: list[str]
         if self.cards:
             moves = ["points", "points", "points", "farkle"] + ["bank"] * 2 * self.can_bank()
+        elif m.offer is not None:
+            moves = ["piggyback", "piggyback", "fresh", "roll"]
         elif m.roll is None:
             moves = ["roll", "roll"] + ["bank"] * self.can_bank()
         elif len(m.roll) < m.dice_left:
@@ -361,6 +392,10 @@ class FarkleGame(RuleBasedStateMachine):
             self.farkle()
         elif move == "points":
             self.enter_points(data)
+        elif move == "piggyback":
+            self.piggyback()
+        elif move == "fresh":
+            self.fresh_dice()
         else:
             self.bank()
 
@@ -503,6 +538,8 @@ class FarkleGame(RuleBasedStateMachine):
                 ("no dice", lambda: g.roll([]), IllegalRoll),
                 ("points 30", lambda: g.enter_points(30), IllegalAction),
             ]
+            if m.offer is None:
+                tries += [("piggyback", g.piggyback, IllegalAction), ("fresh dice", g.fresh_dice, IllegalAction)]
             if not self.can_bank():
                 tries.append(("bank", g.bank, IllegalBank))
         what, action, error = data.draw(st.sampled_from(tries), label="refused action")
@@ -536,6 +573,8 @@ class FarkleGame(RuleBasedStateMachine):
         assert turn.total == m.total
         assert turn.dice_left == m.dice_left
         assert (None if turn.roll is None else turn.roll.values) == m.roll
+        assert turn.pot == m.pot
+        assert (None if turn.offer is None else (turn.offer.dice, turn.offer.points)) == m.offer
 
     @invariant()
     def totals_and_scores_never_negative(self) -> None:
@@ -584,6 +623,11 @@ CONFIGS: dict[str, Config] = {
     ),
     "RetailEachFarkleBelowZero": _config(
         "retail", ("farkle-penalty-100", "below-zero"), oracle=("retail", ()), players=(2, 3), target=3050
+    ),
+    # issue 54: piggyback, alone and with a penalty for each Farkle
+    "RetailPiggyback": _config("retail", ("piggyback",), oracle=("retail", ()), players=(2, 3)),
+    "House2009PiggybackPenalty": _config(
+        "house-2009", ("piggyback", "farkle-penalty-100"), oracle=("house-2009", ()), players=(2, 3), target=3000
     ),
     # Low targets, so that random games reach the last lap and the end of the game.
     "RetailShortGame": _config("retail", oracle=("retail", ()), overrides={"end": {"target": 1000}}),

@@ -27,6 +27,7 @@ RULE_SETS = [
     pytest.param("flip", (), id="flip"),
     pytest.param("retail", ("doubling",), id="retail+doubling"),
     pytest.param("house-2009", ("farkle-penalty-500", "below-zero"), id="house-2009+farkle-penalty-500+below-zero"),
+    pytest.param("pocket", ("piggyback",), id="pocket+piggyback"),
 ]
 
 ALL_ROLLS = [roll for n in range(1, 7) for roll in itertools.product(range(1, 7), repeat=n)]

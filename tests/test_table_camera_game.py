@@ -147,3 +147,37 @@ def test_a_roll_with_a_die_not_read_is_taken_back_to_be_thrown_again(tmp_path: P
     out = capsys.readouterr().out
     assert "Only 5 of the 6 dice were read: the roll is taken back; throw them again." in out
     assert "Ann banks 150: now 150." in out
+
+
+def test_under_piggyback_the_decisions_file_takes_the_pot_or_fresh_dice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 54: "the camera game offers" the piggyback choice; worked out by hand (retail: three 1s 1,000, a 5 50)
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(tmp_path / "home"))
+    scenes = film_of([[1, 1, 1, 2, 3, 4], [5, 2, 3], [2, 2, 3, 3, 4, 6]], seed=7).drain()
+    video = tmp_path / "pot.avi"
+    labels = write_video(scenes, video)
+    decisions = tmp_path / "decisions.txt"
+    # Ann banks three 1s with 3 dice left; Bob piggybacks on them, keeps a 5 and banks; Ann turns his pot down
+    decisions.write_text("k 1 1 1\nb\np\nk 5\nb\nfresh\n")
+    args = ["watch", f"video:{video}", "--game", "--variant", "piggyback", "--players", "Ann,Bob", "--decisions", str(decisions)]
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert "Ann banks 1,000: now 1,000." in out
+    assert "Bob rolls 2 3 5" in out and "Bob banks 1,050 (1,000 of it piggybacked): now 1,050." in out
+    assert "Ann rolls 2 2 3 3 4 6" in out and "FARKLE! Ann's turn ends with no points scored this turn" in out
+
+    decisions.write_text("k 1 1 1\nb\nmaybe\n")
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 2
+    assert f"{decisions}:3: expected 'p' (piggyback) or 'fresh' (six fresh dice), got 'maybe'" in capsys.readouterr().err
+
+
+def test_under_piggyback_the_coach_chooses_for_the_camera_game() -> None:
+    game = Game.new(load_rules("retail+piggyback"), ["Ann", "Bob"])
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()  # 1,000 on 3 dice: 13 rolls in 18 keep it (test_piggyback_coach), worth more than six fresh dice
+    assert CoachChooser(game.state).piggyback(game.state) is True
+    game.fresh_dice()
+    game.roll("5 2 3 4 6 6")
+    game.keep("5")
+    game.bank()  # 50 on 5 dice: less than six fresh dice
+    assert CoachChooser(game.state).piggyback(game.state) is False

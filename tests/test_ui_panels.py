@@ -392,3 +392,62 @@ def test_qt_calls_keep_the_interpreter_whole(qtbot: QtBot) -> None:
         label.setText("1 1 5")
         label.update()
     assert sys.getrefcount(None) > before - 100
+
+
+def test_the_turn_panel_offers_the_piggyback_choice_as_buttons(qtbot: QtBot, tmp_path: Path) -> None:
+    # issue 54: "The turn panel ... offer[s] the choice; undo and history edits work through it"
+    controller = GameController(tmp_path / "home")
+    assert controller.start(load_rules("retail", ["piggyback"]), ["Ann", "Bob"])
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    game = game_of(controller)
+    assert panel.pot_buttons == []
+    for line in ("111234", "111"):
+        type_line(qtbot, panel, line)
+    qtbot.keyClick(panel.entry, Qt.Key.Key_B)  # Ann banks three 1s, 1,000, with 3 dice left
+    assert [button.text() for button in panel.pot_buttons] == ["Piggyback: 3 dice for Ann's 1,000", "Six fresh dice"]
+    assert panel.notes.text() == "Bob may piggyback on Ann's 1,000 with the 3 dice left, or roll six fresh dice."
+    panel.pot_buttons[0].click()
+    assert game.state.turn is not None and (game.state.turn.total, game.state.turn.dice_left) == (1000, 3)
+    assert panel.pot_buttons == [] and panel.bank_button.isHidden()
+    assert panel.headline.text() == "Bob's turn: 1,000 this turn (1,000 piggybacked), 3 dice to roll"
+    qtbot.keyClick(panel.entry, Qt.Key.Key_B)
+    assert "the 1,000 piggybacked is banked only once" in panel.message.text()
+    qtbot.keyClick(panel.entry, Qt.Key.Key_Z)  # undo the choice: it is offered again
+    assert [button.text() for button in panel.pot_buttons][1] == "Six fresh dice"
+    panel.pot_buttons[1].click()
+    assert game.state.turn is not None and (game.state.turn.total, game.state.turn.dice_left) == (0, 6)
+    assert panel.pot_buttons == [] and "Bob turns the pot down: six fresh dice to roll." in panel.message.text()
+
+
+def test_the_turn_editor_writes_and_reads_the_piggyback_choice(tmp_path: Path) -> None:
+    # a finished turn that began with the choice can be put right in the history like any other
+    controller = GameController(tmp_path / "home")
+    assert controller.start(load_rules("retail", ["piggyback"]), ["Ann", "Bob"])
+    game = game_of(controller)
+    game.roll("1 1 1 2 3 4")
+    game.keep("1 1 1")
+    game.bank()
+    game.piggyback()
+    game.roll("5 2 3")
+    game.keep("5")
+    game.bank()
+    bob = [step_text(action) for action in game.actions[-4:]]
+    assert bob == ["piggyback", "roll 2 3 5", "keep 5", "bank"]
+    # Bob really turned the pot down and banked a 1 of six fresh dice: 100, not 1,050
+    assert controller.edit_turn(1, parse_steps("fresh\nroll 1 2 3 4 6 6\nkeep 1\nbank"))
+    assert [player.score for player in game_of(controller).state.players] == [1000, 100]
+
+
+def test_the_new_game_dialog_offers_piggyback(qtbot: QtBot) -> None:
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    box = dialog.variants["piggyback"]
+    assert "after a bank with dice left, the next player may roll those dice" in box.text()
+    box.setChecked(True)
+    setup = dialog.setup()
+    assert setup is not None and setup.rules.name == "retail+piggyback" and setup.rules.turn.piggyback
+    assert "Piggyback: after a bank that left dice to roll, the next player may roll only those dice" in dialog.summary.text()
+    dialog.preset.setCurrentText("flip")  # the cards leave no dice: said, and no game starts
+    dialog.update_rules()
+    assert dialog.setup() is None and "piggyback needs kind = 'dice'" in dialog.error.text()

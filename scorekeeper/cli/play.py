@@ -17,8 +17,8 @@ from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
-from scorekeeper.game.commands import STEPS, Correction, parse_turn_line
-from scorekeeper.game.describe import game_over, last_lap
+from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line
+from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
 from scorekeeper.game.games_folder import default_home, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
@@ -35,6 +35,8 @@ Commands:
   f             Farkle: pass the dice (the roll scores nothing; in the card game: a Farkle card was drawn)
   p 400         the card game: enter a combination's points
   b             bank the turn
+  pig / fresh   piggyback variant, after a bank that left dice: roll only those dice with the banked
+                points in the turn (a Farkle loses them all), or six fresh dice (typing a roll also does)
   u or z / y    undo / redo
   s             scoreboard
   rules         the rules in force
@@ -118,8 +120,12 @@ def prompt(state: GameState) -> str:
         more = f"  (+{len(scored.options) - len(shown)} more)" if len(scored.options) > len(shown) else ""
         return f"{turn.roll}: type the dice to keep, or  {options}{more}"
     total = f"turn {turn.total:,}" if turn.total else "new turn"
+    if turn.pot:
+        total += f" ({turn.pot:,} piggybacked, lost on a Farkle)"
     if state.rules.kind is GameKind.CARDS:
         return f"{player.name} ({player.score:,}), {total}: 'p POINTS' for a combination, 'f' for a Farkle card, 'b' to bank"
+    if state.pot_offered() is not None:
+        return f"{piggyback_offer_text(state)} Type 'pig' to piggyback, or 'fresh' (or the six dice rolled)."
     bank = ", or 'b' to bank" if state.can_bank() else ""
     shortfall = state.entry_shortfall()
     need = f" ({shortfall:,} more to get on the board)" if shortfall and turn.total else ""
@@ -166,8 +172,10 @@ class Session:
         if command in ("q", "quit", "exit"):
             return False
         try:
-            typed = parse_turn_line(line)
-            if command in handlers:
+            typed, choice = parse_turn_line(line), parse_choice(line)
+            if choice is not None:
+                (self.game.piggyback if choice == "piggyback" else self.game.fresh_dice)()
+            elif command in handlers:
                 handlers[command]()
             elif isinstance(typed, Correction):
                 self.game.correct(typed.was, typed.now)

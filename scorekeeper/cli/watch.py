@@ -85,7 +85,8 @@ def add_parser(commands: Any) -> None:
         metavar="FILE",
         type=Path,
         help="the choices between rolls, one a line: the dice kept after each scoring roll ('1 5'), "
-        "then 'b' (bank) or 'r' (roll on) where banking is allowed (default: the coach's best play)",
+        "then 'b' (bank) or 'r' (roll on) where banking is allowed, and under piggyback 'p' (piggyback) or "
+        "'fresh' (six fresh dice) where a turn is offered the last bank's pot (default: the coach's best play)",
     )
     game.add_argument("--sheet", metavar="FILE", type=Path, help="write the score sheet there (.csv, .html or .pdf)")
     parser.set_defaults(run=run)

@@ -3,7 +3,8 @@
 For a rule set the coach solves, once, the solitaire-optimal turn policy:
 which keep, then roll or bank, to bank the most points on average, for every
 turn total, number of dice, board entry and Farkle streak. In the last lap
-it plays for the chance to finish above the leader instead.
+it plays for the chance to finish above the leader instead. Under piggyback
+it weighs taking on the last bank's pot against six fresh dice.
 
 Not a pure package (it uses numpy), and it imports no Qt.
 
@@ -13,7 +14,7 @@ Not a pure package (it uses numpy), and it imports no Qt.
 Keep 1 for 100, then bank: rolling 2 dice farkles 44.4% of the time; expected -69 if you roll
 """
 
-from scorekeeper.coach.advice import Advice, Goal, KeepValue, Situation, advise, advise_state, hint_text
+from scorekeeper.coach.advice import Advice, Goal, KeepValue, PotAdvice, Situation, advise, advise_state, hint_text, pot_text
 from scorekeeper.coach.cache import CACHE_ENV, cache_dir, policy_for, rules_key
 from scorekeeper.coach.odds import RollOdds, farkle_chance, roll_odds
 from scorekeeper.coach.policy import CoachError, Policy, not_counted
@@ -25,6 +26,7 @@ __all__ = [
     "Goal",
     "KeepValue",
     "Policy",
+    "PotAdvice",
     "RollOdds",
     "Situation",
     "advise",
@@ -34,6 +36,7 @@ __all__ = [
     "hint_text",
     "not_counted",
     "policy_for",
+    "pot_text",
     "roll_odds",
     "rules_key",
 ]

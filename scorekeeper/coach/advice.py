@@ -4,6 +4,10 @@ Most of the game the advice maximizes the points the turn banks. In the last
 lap (and in a play-off) points no longer matter, only finishing above the
 leader: the advice then maximizes that chance, and says so.
 
+Under piggyback, a turn offered the pot of the last bank is weighed both ways exactly: taking it on
+is the mid-turn state of that many dice and that total (rolling first: the pot is banked only after
+scoring), against six fresh dice and nothing.
+
 >>> from scorekeeper.coach.policy import Policy
 >>> from scorekeeper.rules import Dice, load_rules
 >>> policy = Policy.solve(load_rules("retail"))
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from scorekeeper.coach.cache import rules_key
 from scorekeeper.coach.odds import ALL_DICE, STEP
 from scorekeeper.coach.policy import CoachError, Policy
-from scorekeeper.game import GameState
+from scorekeeper.game import GameState, Pot
 from scorekeeper.rules import Dice, GameKind, KeepOption, score_roll
 
 _SAME = 1e-9
@@ -56,6 +60,10 @@ class Situation:
     """The player's banked score, which a Farkle penalty may not take below zero (None: enough to pay any)."""
     need: int | None = None
     """Last lap: the turn total that finishes above the leader (None: play for points)."""
+    offer: Pot | None = None
+    """Piggyback: the pot the player may take on before rolling (None: no such choice)."""
+    must_score: bool = False
+    """Piggyback: the turn's total is all pot taken on, banked only once the player scores."""
 
     @classmethod
     def of(cls, state: GameState) -> Situation | None:
@@ -75,7 +83,29 @@ class Situation:
                 if not player.on_board:
                     need = max(need, state.rules.turn.entry_minimum)
                 need = max(need, STEP)
-        return cls(turn.total, turn.dice_left, turn.roll, player.on_board, player.farkle_streak, player.score, need)
+        return cls(
+            turn.total, turn.dice_left, turn.roll, player.on_board, player.farkle_streak, player.score, need,
+            state.pot_offered(), turn.pot > 0 and turn.total == turn.pot,
+        )
+
+
+@dataclass(frozen=True)
+class PotAdvice:
+    """Piggyback: whether to take on the pot the last bank left or roll six fresh dice, valued by
+    best play after each."""
+
+    pot: Pot
+    """The pot on offer."""
+    piggyback_value: float
+    """Taking the pot on: the expected points the turn adds (goal POINTS) or the chance to finish
+    above the leader."""
+    fresh_value: float
+    """Six fresh dice: the same."""
+
+    @property
+    def take(self) -> bool:
+        """Piggyback (True) rather than roll six fresh dice."""
+        return self.piggyback_value > self.fresh_value
 
 
 @dataclass(frozen=True)
@@ -118,6 +148,8 @@ class Advice:
     """The rules' entry minimum, for saying how far off the board the player is."""
     farkle_cost: int = 0
     """Points a Farkle this turn would take off the player's score (a penalty), beyond the turn's own."""
+    pot: PotAdvice | None = None
+    """Piggyback: the choice of the pot or six fresh dice, when it is the player's to make now."""
 
     @property
     def farkled(self) -> bool:
@@ -160,7 +192,7 @@ def _value(policy: Policy, situation: Situation, total: int, dice: int) -> float
 
 
 def _bank_value(policy: Policy, situation: Situation, total: int) -> float | None:
-    if not policy.can_bank(total, situation.on_board):
+    if not policy.can_bank(total, situation.on_board) or (situation.must_score and total == situation.total):
         return None
     if situation.need is not None:
         return 1.0 if total >= situation.need else 0.0
@@ -212,7 +244,13 @@ def advise(policy: Policy, situation: Situation) -> Advice:
     rolled = _roll_value(policy, situation, total, dice)
     bank = rolled is None or (banked is not None and banked >= rolled)
     chance = policy.farkle_chance(dice) if dice else None
-    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost)
+    pot = None
+    if situation.offer is not None and situation.roll is None:
+        offer = situation.offer
+        taken = _roll_value(policy, situation, offer.points, offer.dice)
+        assert taken is not None and rolled is not None
+        pot = PotAdvice(offer, taken, rolled)
+    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost, pot)
 
 
 def advise_state(policy: Policy, state: GameState) -> Advice | None:
@@ -237,6 +275,8 @@ def _percent(chance: float) -> str:
 def hint_text(advice: Advice) -> str:
     """One line for the table, e.g. "Keep 1 1 5 for 250, then bank: rolling 3 dice farkles 27.8% of the time; ..."."""
     situation = advice.situation
+    if advice.pot is not None:
+        return pot_text(advice.pot, advice.goal)
     if advice.farkled:
         return f"Farkle: no die scores; the turn's {_points(situation.total)} is lost."
     best = advice.best
@@ -280,6 +320,11 @@ def hint_text(advice: Advice) -> str:
             f"Last lap, {_points(need)} finishes above the leader. {lead}: {risk}; "
             f"best play gets there {_percent(advice.roll_value)} of the time."
         )
+    if advice.bank_value is None and situation.must_score and best is None:
+        return (
+            f"Roll {dice}: the {_points(situation.total)} piggybacked is banked only once you score; {risk}; "
+            f"best play banks {_points(advice.roll_value)} this turn on average."
+        )
     if advice.bank_value is None:
         short = advice.entry_minimum - advice.total
         return (
@@ -288,3 +333,17 @@ def hint_text(advice: Advice) -> str:
         )
     gain = advice.roll_value - advice.bank_value
     return f"{lead}: {risk}; expected {gain:+,.0f} if you roll"
+
+
+def pot_text(pot: PotAdvice, goal: Goal) -> str:
+    """The piggyback choice's line, e.g. "Piggyback: 1,000 on 3 dice banks 835 this turn on average,
+    six fresh dice 602."."""
+    dice = f"{pot.pot.dice} {'die' if pot.pot.dice == 1 else 'dice'}"
+    value = _percent if goal is Goal.FINISH_ABOVE_LEADER else _points
+    last_lap = goal is Goal.FINISH_ABOVE_LEADER
+    how = ("finishes", "finish") if last_lap else ("banks", "bank")
+    when = "above the leader {} of the time (last lap)" if last_lap else "{} this turn on average"
+    taken, fresh = value(pot.piggyback_value), value(pot.fresh_value)
+    if pot.take:
+        return f"Piggyback: {_points(pot.pot.points)} on {dice} {how[0]} {when.format(taken)}, six fresh dice {fresh}."
+    return f"Roll six fresh dice: they {how[1]} {when.format(fresh)}, piggybacking {_points(pot.pot.points)} on {dice} {taken}."

@@ -172,7 +172,7 @@ def not_counted(rules: RuleSet) -> tuple[str, ...]:
     """What the coach's advice under ``rules`` leaves out, in words for the table (empty: nothing).
 
     It plays each turn for the most points that turn adds to the score, so a Farkle's cost beyond
-    that turn is not in its sums.
+    that turn is not in its sums, nor what a bank leaves the next player under piggyback.
 
     >>> from scorekeeper.rules import load_rules
     >>> not_counted(load_rules("retail+farkle-penalty-500"))
@@ -181,12 +181,18 @@ def not_counted(rules: RuleSet) -> tuple[str, ...]:
     The 1,000 for 3 Farkles in a row is counted only in the turn it falls due: the advice does not weigh that a Farkle before then brings it nearer.
     """
     turn = rules.turn
-    if not turn.farkle_penalty or turn.farkle_penalty_streak < 2:
-        return ()
-    return (
-        f"The {turn.farkle_penalty:,} for {turn.farkle_penalty_streak} Farkles in a row is counted only in the turn "
-        "it falls due: the advice does not weigh that a Farkle before then brings it nearer.",
-    )
+    lines = []
+    if turn.farkle_penalty and turn.farkle_penalty_streak >= 2:
+        lines.append(
+            f"The {turn.farkle_penalty:,} for {turn.farkle_penalty_streak} Farkles in a row is counted only in the turn "
+            "it falls due: the advice does not weigh that a Farkle before then brings it nearer."
+        )
+    if turn.piggyback:
+        lines.append(
+            "Piggyback: whether to take on a pot is weighed exactly, but a bank is advised for its own points: "
+            "the advice does not weigh what the dice it leaves are worth to the next player."
+        )
+    return tuple(lines)
 
 
 def _steps(points: int) -> int:

@@ -19,8 +19,10 @@ from scorekeeper.game.events import (
     Event,
     EventFormatError,
     Farkled,
+    FreshDice,
     GameStarted,
     Kept,
+    Piggybacked,
     PlayerAdded,
     PointsEntered,
     Redone,
@@ -34,7 +36,7 @@ from scorekeeper.game.events import (
 from scorekeeper.game.describe import describe_turn, game_over
 from scorekeeper.game.game import EventSink, Game
 from scorekeeper.game.save import SaveFileError, game_from_json, game_to_json, load_game, save_game
-from scorekeeper.game.state import GameState, Outcome, Phase, PlayerState, TurnRecord, TurnState, apply
+from scorekeeper.game.state import GameState, Outcome, Phase, PlayerState, Pot, TurnRecord, TurnState, apply
 
 __all__ = [
     "Action",
@@ -45,15 +47,18 @@ __all__ = [
     "EventFormatError",
     "EventSink",
     "Farkled",
+    "FreshDice",
     "Game",
     "GameStarted",
     "GameState",
     "Kept",
     "Outcome",
     "Phase",
+    "Piggybacked",
     "PlayerAdded",
     "PlayerState",
     "PointsEntered",
+    "Pot",
     "Redone",
     "SaveFileError",
     "StepsInForce",

@@ -3,7 +3,9 @@
 Digits are dice (a roll, or with a roll on the table the dice to keep), with or without spaces or
 commas; ``c`` corrects a misread die, written ``c 3 5`` or ``c35`` alike (``c - 5`` adds a missed 5,
 ``c 4 -`` says the 4 is not a die). The single letters of :data:`STEPS` bank, call the Farkle, undo
-and redo: keys in the window, commands in ``play``. Plain Python: both front ends parse here.
+and redo: keys in the window, commands in ``play``. After a bank that left dice (the piggyback
+variant), the words of :data:`CHOICES` take on the pot (``pig``) or turn it down (``fresh``); a roll
+typed instead turns it down too. Plain Python: both front ends parse here.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from scorekeeper.safe_input import quote
 
 STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
 """Single letters (either case) and the step each one takes."""
+CHOICES = {"pig": "piggyback", "piggyback": "piggyback", "fresh": "fresh dice"}
+"""Words (either case) for the piggyback variant's choice, and the step each one takes: roll only
+the dice the last player left with their points in the pot, or six fresh dice."""
 DICE_CHARACTERS = "123456 ,"
 """What a line of typed dice is made of."""
 FACE_CHARACTERS = "123456- ,"
@@ -81,6 +86,15 @@ def parse_dice(line: str) -> Dice:
     if not is_dice(line):
         raise FarkleError(f"{quote(line)}: type the dice as digits 1-6, e.g. 115234")
     return Dice.from_str(line)
+
+
+def parse_choice(line: str) -> str | None:
+    """The piggyback choice a line names (a value of :data:`CHOICES`), or None when it names none.
+
+    >>> parse_choice("pig"), parse_choice(" Fresh "), parse_choice("115")
+    ('piggyback', 'fresh dice', None)
+    """
+    return CHOICES.get(line.strip().lower())
 
 
 def parse_turn_line(line: str) -> Correction | Dice | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from scorekeeper.game.events import (
     Action,
     Banked,
@@ -9,7 +11,9 @@ from scorekeeper.game.events import (
     DieCorrected,
     Event,
     Farkled,
+    FreshDice,
     Kept,
+    Piggybacked,
     PlayerAdded,
     PointsEntered,
     Redone,
@@ -32,6 +36,8 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
     name = state.players[record.player].name
     if record.outcome is Outcome.BANKED:
         bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
+        if record.pot:
+            bonus = f" ({record.pot:,} of it piggybacked)"
         return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
     if record.outcome is Outcome.FARKLED:
         return _farkle_text(record, state, name)
@@ -42,8 +48,10 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
 
 def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
     """How a Farkle ended a turn: the turn's points lost, and the score it leaves (a penalty included)."""
-    lost = sum(option.points for option in record.keeps) + sum(record.entered)
-    if lost:
+    lost = sum(option.points for option in record.keeps) + sum(record.entered) + record.pot
+    if record.pot:
+        ends = f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn ({record.pot:,} piggybacked) are lost"
+    elif lost:
         ends = f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn are lost"
     else:
         ends = f"FARKLE! {name}'s turn ends with no points scored this turn"
@@ -109,7 +117,29 @@ def _standing(state: GameState) -> str:
     if state.rules.kind is not GameKind.DICE:
         return f"Now {player.name}'s turn, {turn.total:,} this turn."
     to_roll = f"{_dice_count(turn.dice_left)} to roll" if turn.dice_left else "all dice scored"
-    return f"Now {player.name}'s turn: {turn.total:,} this turn, {to_roll}."
+    offer = f" {piggyback_offer_text(state)}" if turn.offer is not None else ""
+    return f"Now {player.name}'s turn: {turn.total:,} this turn, {to_roll}.{offer}"
+
+
+def piggyback_offer_text(state: GameState) -> str:
+    """What the current player may choose after a bank that left dice (piggyback variant), in a
+    sentence ("" when there is no such choice).
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail+piggyback"), ["Ann", "Bob"])
+    >>> game.roll("1 1 1 2 3 4"); game.keep("1 1 1"); game.bank()
+    >>> piggyback_offer_text(game.state)
+    "Bob may piggyback on Ann's 1,000 with the 3 dice left, or roll six fresh dice."
+    """
+    offer, player = state.pot_offered(), state.current
+    if offer is None or player is None:
+        return ""
+    banker = state.players[offer.banker].name
+    return (
+        f"{player.name} may piggyback on {banker}'s {offer.points:,} with the {_dice_count(offer.dice)} left, "
+        "or roll six fresh dice."
+    )
 
 
 def _step_name(action: Action, state: GameState) -> str:
@@ -131,6 +161,10 @@ def _step_name(action: Action, state: GameState) -> str:
         return f"the {action.points:,} points entered"
     if isinstance(action, PlayerAdded):
         return f"{action.name} joining the game"
+    if isinstance(action, Piggybacked):
+        return f"{name}'s piggyback"
+    if isinstance(action, FreshDice):
+        return f"{name}'s choice of fresh dice"
     if isinstance(action, Banked):
         return f"{name}'s bank of {record.points:,}" if record is not None else f"{name}'s bank"
     return f"{name}'s Farkle"
@@ -175,6 +209,10 @@ def describe_step(event: Event, action: Action, before: GameState, after: GameSt
         return f"{name} adds {action.points:,}{note}: {turn.total:,} this turn."
     if isinstance(action, PlayerAdded):
         return f"{action.name} joins the game."
+    if isinstance(action, Piggybacked) and turn is not None:
+        return f"{name} piggybacks: {turn.pot:,} this turn, {_dice_count(turn.dice_left)} to roll; a Farkle loses it all."
+    if isinstance(action, FreshDice) and turn is not None:
+        return f"{name} turns the pot down: six fresh dice to roll."
     if after.history and len(after.history) > len(before.history):
         return describe_turn(after.history[-1], after)
     return ""
@@ -204,3 +242,34 @@ def game_over(state: GameState) -> str:
     """
     names = " and ".join(state.players[seat].name for seat in state.winners)
     return f"Game over: {names} win{'s' if len(state.winners) == 1 else ''}!"
+
+
+@dataclass(frozen=True)
+class PotChoice:
+    """One way to answer the piggyback offer, for a button or a typed word."""
+
+    label: str
+    """What the button says."""
+    action: Piggybacked | FreshDice
+    """The step it takes."""
+
+
+def pot_choices(state: GameState) -> tuple[PotChoice, ...]:
+    """The piggyback variant's choice for the current player, right after a bank that left dice:
+    the pot, or six fresh dice (empty when there is no such choice).
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail+piggyback"), ["Ann", "Bob"])
+    >>> game.roll("1 1 1 2 3 4"); game.keep("1 1 1"); game.bank()
+    >>> [choice.label for choice in pot_choices(game.state)]
+    ["Piggyback: 3 dice for Ann's 1,000", 'Six fresh dice']
+    """
+    offer = state.pot_offered()
+    if offer is None:
+        return ()
+    banker = state.players[offer.banker].name
+    return (
+        PotChoice(f"Piggyback: {_dice_count(offer.dice)} for {banker}'s {offer.points:,}", Piggybacked()),
+        PotChoice("Six fresh dice", FreshDice()),
+    )

@@ -127,6 +127,21 @@ class Farkled:
 
 
 @dataclass(frozen=True)
+class Piggybacked:
+    """Piggyback variant: the player takes on the pot the last player banked, to roll only the
+    dice that player left (how many, and the points, follow from the game's steps before)."""
+
+    TYPE: ClassVar[str] = "piggybacked"
+
+
+@dataclass(frozen=True)
+class FreshDice:
+    """Piggyback variant: the player turns down the pot the last player banked and rolls six fresh dice."""
+
+    TYPE: ClassVar[str] = "fresh"
+
+
+@dataclass(frozen=True)
 class Undone:
     """The last step that was not undone is taken back."""
 
@@ -140,7 +155,7 @@ class Redone:
     TYPE: ClassVar[str] = "redo"
 
 
-Action = PlayerAdded | DiceRolled | DieCorrected | Kept | PointsEntered | Banked | Farkled
+Action = PlayerAdded | DiceRolled | DieCorrected | Kept | PointsEntered | Banked | Farkled | Piggybacked | FreshDice
 """A step of play: what undo takes back."""
 Event = GameStarted | Action | Undone | Redone
 """Anything in the log."""
@@ -189,7 +204,10 @@ class StepsInForce:
 
 EVENT_TYPES: dict[str, type[Any]] = {
     cls.TYPE: cls
-    for cls in (GameStarted, PlayerAdded, DiceRolled, DieCorrected, Kept, PointsEntered, Banked, Farkled, Undone, Redone)
+    for cls in (
+        GameStarted, PlayerAdded, DiceRolled, DieCorrected, Kept, PointsEntered, Banked, Farkled, Piggybacked, FreshDice,
+        Undone, Redone,
+    )
 }
 
 

@@ -24,7 +24,9 @@ from scorekeeper.game.events import (
     Event,
     Farkled,
     GameStarted,
+    FreshDice,
     Kept,
+    Piggybacked,
     PlayerAdded,
     PointsEntered,
     Redone,
@@ -216,3 +218,11 @@ class Game:
     def farkle(self) -> None:
         """The roll on the table scores nothing (or a Farkle card was drawn)."""
         self.act(Farkled())
+
+    def piggyback(self) -> None:
+        """Piggyback variant: take on the pot the last player banked, to roll only the dice they left."""
+        self.act(Piggybacked())
+
+    def fresh_dice(self) -> None:
+        """Piggyback variant: turn the pot down and roll six fresh dice."""
+        self.act(FreshDice())

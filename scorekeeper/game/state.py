@@ -16,8 +16,10 @@ from scorekeeper.game.events import (
     DiceRolled,
     DieCorrected,
     Farkled,
+    FreshDice,
     GameStarted,
     Kept,
+    Piggybacked,
     PlayerAdded,
     PointsEntered,
 )
@@ -89,6 +91,18 @@ class PlayerState:
 
 
 @dataclass(frozen=True)
+class Pot:
+    """Piggyback variant: what a bank left for the next player to take on."""
+
+    dice: int
+    """Dice the banker had left to roll (six after hot dice)."""
+    points: int
+    """The points banked, which the next player adds to their turn by piggybacking."""
+    banker: int
+    """Seat of the player who banked them."""
+
+
+@dataclass(frozen=True)
 class TurnState:
     """The turn being played."""
 
@@ -110,6 +124,10 @@ class TurnState:
     """What each entry of :attr:`entered` was for, as the player said ("three 1s"; "" if nothing)."""
     hot_dice: int = 0
     """How many times this turn all six dice scored and were picked up again."""
+    offer: Pot | None = None
+    """Piggyback variant: the pot the player may still take on or turn down (before the first roll)."""
+    pot: int = 0
+    """Piggyback variant: points taken on from the last player's bank, part of :attr:`total`."""
 
     @property
     def set_aside(self) -> tuple[int, ...]:
@@ -155,6 +173,9 @@ class TurnRecord:
     """For a Farkle: how many Farkles in a row it makes for the player, this one included."""
     entered_notes: tuple[str, ...] = ()
     """What each entry of :attr:`entered` was for ("" where the player said nothing)."""
+    pot: int = 0
+    """Piggyback variant: points the turn took on from the last player's bank (banked with the
+    turn, or lost with it on a Farkle)."""
 
 
 @dataclass(frozen=True)
@@ -233,13 +254,17 @@ class GameState:
         return max(0, self.rules.turn.entry_minimum - counted)
 
     def can_bank(self) -> bool:
-        """Whether a bank would be accepted now."""
+        """Whether a bank would be accepted now (a pot taken on is banked only once the player scored)."""
         return (
             self.phase is Phase.TO_ROLL
             and self.turn is not None
-            and self.turn.total > 0
+            and self.turn.total > self.turn.pot
             and (self.entry_shortfall() == 0 or self.stuck())
         )
+
+    def pot_offered(self) -> Pot | None:
+        """Piggyback variant: the pot the current player may take on now, before rolling (None: no choice)."""
+        return self.turn.offer if self.turn is not None and not self.over else None
 
     def can_roll(self) -> bool:
         """Whether a dice roll would be accepted now."""
@@ -351,7 +376,7 @@ def _roll(state: GameState, action: DiceRolled) -> GameState:
         raise IllegalRoll(f"{what}: a roll needs at least one die")
     if len(action.dice) > turn.dice_left:
         raise IllegalRoll(f"{what}: {len(action.dice)} dice, but {_who(state)} has only {turn.dice_left} to roll")
-    return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice)))
+    return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice), offer=None))
 
 
 def _correction_words(action: DieCorrected) -> str:
@@ -430,7 +455,29 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
         )
     entered = (*turn.entered, action.points)
     notes = (*turn.entered_notes, action.note)
-    return replace(state, turn=replace(turn, total=turn.total + action.points, entered=entered, entered_notes=notes))
+    turn = replace(turn, total=turn.total + action.points, entered=entered, entered_notes=notes, offer=None)
+    return replace(state, turn=turn)
+
+
+def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
+    """Take on the pot offered (roll only the dice the banker left, the banked points in the turn)
+    or turn it down for six fresh dice."""
+    what = "piggyback" if isinstance(action, Piggybacked) else "fresh dice"
+    turn = _dice_turn(state, what)
+    offer = turn.offer
+    if offer is None:
+        if not state.rules.turn.piggyback:
+            raise IllegalAction(f"{what}: these rules have no piggyback (the variant piggyback)")
+        if turn.pot:
+            raise IllegalAction(f"{what}: {_who(state)} has already piggybacked this turn")
+        if turn.rolls or turn.entered:
+            raise IllegalAction(f"{what}: the choice is made before the turn's first roll")
+        raise IllegalAction(f"{what}: there is no pot to piggyback on; the last turn did not end in a bank with dice left")
+    if isinstance(action, FreshDice):
+        return replace(state, turn=replace(turn, offer=None))
+    return replace(
+        state, turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice)
+    )
 
 
 def _bank(state: GameState, action: Banked) -> GameState:
@@ -439,6 +486,11 @@ def _bank(state: GameState, action: Banked) -> GameState:
         raise IllegalBank(f"bank: the roll {turn.roll} is on the table; keep dice from it first")
     if turn.total == 0:
         raise IllegalBank("bank: nothing scored this turn yet")
+    if turn.total == turn.pot:
+        raise IllegalBank(
+            f"bank: the {turn.pot:,} piggybacked is banked only once {state.players[turn.player].name} scores; "
+            f"roll the {turn.dice_left} {'die' if turn.dice_left == 1 else 'dice'}"
+        )
     shortfall = state.entry_shortfall()
     player = state.players[turn.player]
     if shortfall and not state.stuck():
@@ -503,6 +555,7 @@ def _record(
         score_after=player.score,
         farkles_in_a_row=in_a_row,
         entered_notes=turn.entered_notes,
+        pot=turn.pot,
     )
 
 
@@ -515,9 +568,11 @@ def _end_turn(
     penalty: int = 0,
     in_a_row: int = 0,
 ) -> GameState:
-    """Record the turn, then settle the last lap and pass the dice."""
+    """Record the turn, then settle the last lap and pass the dice (with a pot to piggyback on
+    after a bank that left dice, where the rules have piggyback)."""
     assert state.turn is not None
     seat = state.turn.player
+    offer = _pot_left(state, outcome)
     state = replace(
         state,
         players=_set_player(state, seat, player),
@@ -533,11 +588,28 @@ def _end_turn(
             lap_mark = seat
     state = replace(state, lap_mark=lap_mark)
     if state.play_off:
-        return _next_in_play_off(state, seat)
-    following = (seat + 1) % len(state.players)
-    if lap_mark is not None and following == lap_mark:
-        return _settle(state, tuple(range(len(state.players))))
-    return replace(state, turn=TurnState(player=following))
+        state = _next_in_play_off(state, seat)
+    else:
+        following = (seat + 1) % len(state.players)
+        if lap_mark is not None and following == lap_mark:
+            state = _settle(state, tuple(range(len(state.players))))
+        else:
+            state = replace(state, turn=TurnState(player=following))
+    if offer is not None and state.turn is not None and state.turn.player != seat:
+        state = replace(state, turn=replace(state.turn, offer=offer))
+    return state
+
+
+def _pot_left(state: GameState, outcome: Outcome) -> Pot | None:
+    """What the turn being banked leaves the next player to piggyback on: its dice left to roll and
+    its points, where the rules have piggyback. A turn with points entered by hand leaves none (the
+    dice it left are not known), nor does one that scored every die without hot dice."""
+    turn = state.turn
+    if outcome is not Outcome.BANKED or turn is None or not state.rules.turn.piggyback:
+        return None
+    if turn.entered or turn.dice_left == 0 or state.rules.kind is not GameKind.DICE:
+        return None
+    return Pot(dice=turn.dice_left, points=turn.total, banker=turn.player)
 
 
 def _settle(state: GameState, contenders: tuple[int, ...]) -> GameState:
@@ -586,4 +658,6 @@ def apply(state: GameState, action: Action) -> GameState:
         return _bank(state, action)
     if isinstance(action, Farkled):
         return _farkle(state, action)
+    if isinstance(action, (Piggybacked, FreshDice)):
+        return _piggyback(state, action)
     raise IllegalAction(f"{action!r} is not a step of play")

@@ -81,6 +81,11 @@ def describe_rules(rules: RuleSet, target: int | None = None) -> list[str]:
             f"{t.farkle_penalty_streak} Farkles in a row cost {_points(t.farkle_penalty)}{more}"
             f"{'' if t.each_farkle_penalty else floor}."
         )
+    if t.piggyback:
+        lines.append(
+            "Piggyback: after a bank that left dice to roll, the next player may roll only those dice; "
+            "scoring with them adds the banked points to the turn, a Farkle loses them all (or roll six fresh dice)."
+        )
     if t.six_of_a_kind_wins:
         when = "after the turn is banked" if t.instant_win_banks_turn else "before it is scored"
         lines.append(f"Six of a kind wins the game on the spot, {when}.")

@@ -49,7 +49,7 @@ for minutes)."""
 NUMBER = "N"
 """In a numbered variant (named ``...-N`` in the variants file) the value that stands for the number
 given in its place: ``farkle-penalty-500`` sets what ``farkle-penalty-N`` sets to ``"N"`` to 500."""
-ADDED_FIELDS: dict[str, dict[str, Any]] = {"turn": {"each_farkle_penalty": 0}}
+ADDED_FIELDS: dict[str, dict[str, Any]] = {"turn": {"each_farkle_penalty": 0, "piggyback": False}}
 """Fields added since games were first saved, with what a complete table written before them
 (an older game's journal) means by leaving them out."""
 MAX_TEXT = 200
@@ -92,8 +92,8 @@ def variant_names() -> dict[str, str]:
 
     A numbered variant is named with ``-N`` for its number (see :func:`numbered_variants`).
 
-    >>> sorted(variant_names())
-    ['below-zero', 'doubling', 'entry-500', 'extend-final-lap', 'farkle-penalty-N', 'straight-2500', 'three-farkle-penalty']
+    >>> print(" ".join(sorted(variant_names())))
+    below-zero doubling entry-500 extend-final-lap farkle-penalty-N piggyback straight-2500 three-farkle-penalty
     """
     return {name: str(table.get("description", "")) for name, table in _variant_tables().items()}
 
@@ -235,6 +235,8 @@ def _check(rules: RuleSet, where: str) -> None:
         )
     if turn.six_of_a_kind_wins and rules.kind is not GameKind.DICE:
         raise RuleFileError(f"{where}: [turn] six_of_a_kind_wins needs kind = 'dice'")
+    if turn.piggyback and rules.kind is not GameKind.DICE:
+        raise RuleFileError(f"{where}: [turn] piggyback needs kind = 'dice' (the next player rolls the dice left)")
 
 
 def rules_from_table(table: Table, name: str, where: str) -> RuleSet:

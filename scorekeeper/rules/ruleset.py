@@ -179,6 +179,9 @@ class TurnRules:
     """Whether the winning turn (with the six of a kind) is banked before the game ends."""
     farkle_card_value: int
     """Points each held Farkle card adds when its holder next banks (card edition; 0 = none)."""
+    piggyback: bool
+    """After a bank that left dice to roll, the next player may roll only those dice with the banked
+    points in the pot: scoring carries the pot into their turn, a Farkle loses it (dice edition)."""
 
     def farkle_cost(self, score: int, streak: int) -> int:
         """Points a Farkle takes off a banked ``score`` after ``streak`` Farkles in a row: the

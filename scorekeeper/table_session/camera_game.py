@@ -2,7 +2,8 @@
 
 The watch loop's steps go into the same :class:`~scorekeeper.table_session.session.TableSession` the
 window runs; each roll it takes is scored, and the choices between rolls (which dice to keep,
-bank or roll on) are made by a :class:`Chooser`: the coach's best play, or a decisions file.
+bank or roll on, and under piggyback whether to take on the last bank's pot) are made by a
+:class:`Chooser`: the coach's best play, or a decisions file.
 A roll that farkles is a Farkle, a die read unsure is taken as read, and a roll with dice not
 read is taken back to be thrown again (no one is there to tap; the game says so).
 """
@@ -16,7 +17,7 @@ from typing import Protocol
 
 from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
-from scorekeeper.game import Action, Banked, Farkled, Game, GameState, Kept, Phase
+from scorekeeper.game import Action, Banked, Farkled, FreshDice, Game, GameState, Kept, Phase, Piggybacked
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.sources import DiceSource
 from scorekeeper.camera.watch import Watcher
@@ -26,6 +27,8 @@ from scorekeeper.table_session.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
 BANK = "b"
+PIGGYBACK = "p"
+FRESH = "fresh"
 MAX_DECISIONS_BYTES = 1_000_000
 """The largest decisions file read: a whole evening's choices take a few kilobytes."""
 
@@ -43,6 +46,11 @@ class Chooser(Protocol):
 
     def bank(self, state: GameState) -> bool:
         """Bank now (True) or roll the dice left (False); asked only where both are allowed."""
+        ...
+
+    def piggyback(self, state: GameState) -> bool:
+        """Piggyback: take on the pot of the last bank (True) or roll six fresh dice (False); asked
+        only where the pot is offered."""
         ...
 
 
@@ -67,12 +75,20 @@ class CoachChooser:
     def bank(self, state: GameState) -> bool:
         return bool(self._advice(state).bank)
 
+    def piggyback(self, state: GameState) -> bool:
+        pot = self._advice(state).pot
+        if pot is None:
+            raise DecisionsError("the coach has no advice on the pot here")
+        return pot.take
+
 
 @dataclass
 class FileChooser:
     """Choices read from a decisions file, one a line, in the order they come up: after each
-    scoring roll the dice kept (``1 5``, or ``k 1 5``), and after each keep where banking is
-    allowed ``b`` (bank) or ``r`` (roll on). Blank lines and ``#`` comments are skipped."""
+    scoring roll the dice kept (``1 5``, or ``k 1 5``), after each keep where banking is allowed
+    ``b`` (bank) or ``r`` (roll on), and under piggyback, at the start of a turn offered the last
+    bank's pot, ``p`` (piggyback) or ``fresh`` (six fresh dice). Blank lines and ``#`` comments are
+    skipped."""
 
     lines: list[tuple[int, str]]
     """(line number, text) of the choices not made yet."""
@@ -104,6 +120,14 @@ class FileChooser:
         if line.lower() not in (BANK, ROLL_ON):
             raise DecisionsError(f"{self.name}:{number}: expected {BANK!r} (bank) or {ROLL_ON!r} (roll on), got {quote(line)}")
         return line.lower() == BANK
+
+    def piggyback(self, state: GameState) -> bool:
+        number, line = self._next("piggyback or six fresh dice")
+        if line.lower() not in (PIGGYBACK, FRESH):
+            raise DecisionsError(
+                f"{self.name}:{number}: expected {PIGGYBACK!r} (piggyback) or {FRESH!r} (six fresh dice), got {quote(line)}"
+            )
+        return line.lower() == PIGGYBACK
 
 
 class CameraGame:
@@ -193,6 +217,8 @@ class CameraGame:
             if scored.farkle:
                 return Farkled()
             return Kept(self.chooser.keep(state))
+        if state.pot_offered() is not None:
+            return Piggybacked() if self.chooser.piggyback(state) else FreshDice()
         if not turn.keeps or not state.can_bank():
             return None
         if not state.can_roll():

@@ -32,7 +32,9 @@ from scorekeeper.game import (
     DiceRolled,
     DieCorrected,
     Farkled,
+    FreshDice,
     Kept,
+    Piggybacked,
     PointsEntered,
     face_from_str,
     face_to_str,
@@ -45,7 +47,7 @@ Index = QModelIndex | QPersistentModelIndex
 
 STEP_HELP = (
     "One step a line: roll 1 1 5 2 3 4 / keep 1 1 5 / correct 3 5 (- for a missed die or not a die) / "
-    "points 400 / bank / farkle"
+    "points 400 / bank / farkle / piggyback or fresh (first in a turn offered the last bank's pot)"
 )
 
 
@@ -67,6 +69,10 @@ def step_text(action: Action) -> str:
         return "bank"
     if isinstance(action, Farkled):
         return "farkle"
+    if isinstance(action, Piggybacked):
+        return "piggyback"
+    if isinstance(action, FreshDice):
+        return "fresh"
     raise FarkleError(f"{action!r} is not a step of a turn")
 
 
@@ -91,6 +97,10 @@ def parse_step(line: str) -> Action:
             return Banked()
         if kind == "farkle" and not rest:
             return Farkled()
+        if kind == "piggyback" and not rest:
+            return Piggybacked()
+        if kind == "fresh" and not rest:
+            return FreshDice()
     except ValueError as exc:
         raise FarkleError(f"step {line!r}: {exc}") from None
     raise FarkleError(f"step {line!r} is not one of: {STEP_HELP}")

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVB
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
 from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line
+from scorekeeper.game.describe import PotChoice, piggyback_offer_text, pot_choices
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.keyboard import DiceEntry
@@ -35,7 +36,8 @@ def turn_headline(state: GameState) -> str:
         if state.winners:
             return game_over(state)
         return "Add players to start."
-    parts = [f"{player.name}'s turn", f"{turn.total:,} this turn"]
+    piggybacked = f" ({turn.pot:,} piggybacked)" if turn.pot else ""
+    parts = [f"{player.name}'s turn", f"{turn.total:,} this turn{piggybacked}"]
     if state.rules.kind is GameKind.DICE and turn.roll is None:
         parts.append(f"{turn.dice_left} dice to roll" if turn.dice_left else "all dice scored")
     return ": ".join(parts[:1]) + ": " + ", ".join(parts[1:])
@@ -56,6 +58,11 @@ def missing_text(state: GameState) -> str:
 def turn_notes(state: GameState) -> str:
     """Entry minimum, last lap and play-off, as the table needs to hear them."""
     notes = []
+    offer = piggyback_offer_text(state)
+    if offer:
+        notes.append(offer)
+    elif state.turn is not None and state.turn.pot and state.turn.total == state.turn.pot:
+        notes.append(f"the {state.turn.pot:,} piggybacked is banked once you score; a Farkle loses it all")
     shortfall = state.entry_shortfall()
     if state.turn is not None and shortfall:
         notes.append(f"needs {shortfall:,} more this turn to get on the board ({state.rules.turn.entry_minimum:,})")
@@ -92,6 +99,10 @@ class TurnPanel(QWidget):
         self.keeps_layout = QGridLayout(self.keeps)
         self.keeps_layout.setContentsMargins(0, 0, 0, 0)
         self.keep_buttons: list[QPushButton] = []
+        self.pot = QWidget()
+        self.pot_layout = QHBoxLayout(self.pot)
+        self.pot_layout.setContentsMargins(0, 0, 0, 0)
+        self.pot_buttons: list[QPushButton] = []
         self._advised: KeepOption | None = None
         self.hint_slot = QVBoxLayout()
         self.farkle_button = QPushButton("Farkle: pass the dice (F)")
@@ -114,7 +125,7 @@ class TurnPanel(QWidget):
         buttons.addWidget(self.undo_button)
         buttons.addWidget(self.redo_button)
         layout = QVBoxLayout(self)
-        for widget in (self.headline, self.notes, self.roll, self.farkle, self.missing, self.keeps):
+        for widget in (self.headline, self.notes, self.roll, self.farkle, self.missing, self.keeps, self.pot):
             layout.addWidget(widget)
         layout.addLayout(self.hint_slot)
         layout.addWidget(self.roll_hint)
@@ -168,6 +179,8 @@ class TurnPanel(QWidget):
             return f"bank: the roll {state.turn.roll} is on the table; keep dice from it first"
         if not state.turn.total:
             return "bank: nothing scored this turn yet"
+        if state.turn.total == state.turn.pot:
+            return f"bank: the {state.turn.pot:,} piggybacked is banked only once you score; roll the dice"
         return f"bank: {state.entry_shortfall():,} more needed this turn to get on the board; roll again"
 
     def submit(self, text: str) -> None:
@@ -193,6 +206,10 @@ class TurnPanel(QWidget):
         self.keep_chosen.emit(option)
         self.controller.take(Kept(option.keep))
 
+    def choose_pot(self, choice: PotChoice) -> None:
+        """A piggyback choice's button was pressed: take on the pot, or six fresh dice."""
+        self.controller.take(choice.action)
+
     def highlight(self, keep: KeepOption | None) -> None:
         """Mark the keep the coach advises (None: no mark); kept across rebuilds of the buttons."""
         self._advised = keep
@@ -203,9 +220,9 @@ class TurnPanel(QWidget):
     def refresh(self) -> None:
         state = self.controller.state
         self.setEnabled(state is not None)
-        for button in self.keep_buttons:
+        for button in (*self.keep_buttons, *self.pot_buttons):
             button.deleteLater()
-        self.keep_buttons = []
+        self.keep_buttons, self.pot_buttons = [], []
         if state is None:
             self.headline.setText("No game yet: Game > New game.")
             for widget in (self.notes, self.farkle, self.missing, self.farkle_button, self.bank_button):
@@ -237,13 +254,21 @@ class TurnPanel(QWidget):
                 self.keep_buttons.append(button)
         self.highlight(self._advised)
         self.keeps.setVisible(bool(self.keep_buttons))
+        for choice in pot_choices(state):
+            button = big(QPushButton(choice.label), 3)
+            button.clicked.connect(lambda _=False, chosen=choice: self.choose_pot(chosen))
+            self.pot_layout.addWidget(button)
+            self.pot_buttons.append(button)
+        self.pot.setVisible(bool(self.pot_buttons))
         can_bank = state.can_bank()
         self.bank_button.setVisible(can_bank)
         if turn is not None:
             total, bonus = state.bank_value()
             extra = f" + {bonus:,} for Farkle cards" if bonus else ""
             self.bank_button.setText(f"Bank {total:,}{extra} (B)")
-        if state.can_roll() and turn is not None:
+        if self.pot_buttons:
+            self.roll_hint.setText("Take the pot on, or six fresh dice; a roll typed or seen by the camera turns the pot down.")
+        elif state.can_roll() and turn is not None:
             again = "Roll again" if turn.total else "Roll"
             self.roll_hint.setText(f"{again}: {turn.dice_left} dice. The camera takes the roll once they settle, "
                                    "or type them and press Enter.")
