@@ -27,13 +27,23 @@ def test_a_game_is_started_with_its_journal_and_each_step_is_on_disk_before_list
     on_disk: list[int] = []
     controller.on_changed.insert(0, lambda: on_disk.append(len(read_journal(controller.journal.path).events)))  # type: ignore[union-attr]
     assert controller.start(load_rules("retail"), ["Ann", "Bob"])
-    assert heard.said == ["changed", "notice: New game: Ann, Bob. Farkle: the retail chart."]
+    assert heard.said == ["changed", "notice: New game: Ann, Bob. Farkle: the retail chart (retail), played to 10,000."]
     assert controller.take(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
     assert controller.take(Kept(Dice.from_str("1 5")))
     assert controller.act(lambda game: game.bank())
     assert heard.said[2:] == ["changed", "changed", "notice: Ann banks 150: now 150.", "changed"]
     events = len(controller.events)
     assert on_disk[-1] == events and len(read_journal(controller.journal.path).events) == events  # type: ignore[union-attr]
+
+
+def test_the_new_game_notice_names_the_target_and_what_a_farkle_costs(tmp_path: Path) -> None:
+    controller = GameController(tmp_path)
+    heard = Heard(controller)
+    assert controller.start(load_rules("retail+farkle-penalty-100"), ["Ann", "Bob"], target=3000)
+    assert heard.said[-1] == (
+        "notice: New game: Ann, Bob. Farkle: the retail chart (retail+farkle-penalty-100), "
+        "played to 3,000; each Farkle costs 100."
+    )
 
 
 def test_a_refused_step_is_told_with_its_reason_and_changes_nothing(tmp_path: Path) -> None:

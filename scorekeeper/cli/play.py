@@ -23,7 +23,7 @@ from scorekeeper.game.games_folder import default_home, new_journal_path, unfini
 from scorekeeper.game.journal import Journal, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import game_file_kind
-from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules
+from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules, game_headline
 from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable
 
 HELP = """\
@@ -254,8 +254,7 @@ class Session:
     def run(self, lines: TextIO, interactive: bool, notes: Sequence[str] = ()) -> None:
         """Play until the game ends, the players quit or the input ends; ``notes`` are said after the title."""
         rules, target = self.game.state.rules, self.game.state.target
-        cost = f"; each Farkle costs {rules.turn.each_farkle_penalty:,}" if rules.turn.each_farkle_penalty else ""
-        self.say(f"{rules.title} ({rules.name}), played to {target:,}{cost}. Type 'help' for the commands.")
+        self.say(f"{game_headline(rules, target)}. Type 'help' for the commands.")
         for note in notes:
             self.say(f"{note[:1].upper()}{note[1:]}.")
         self.say("\n".join(scoreboard(self.game.state)))

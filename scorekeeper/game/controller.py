@@ -27,7 +27,7 @@ from scorekeeper.game.games_folder import new_journal_path
 from scorekeeper.game.history_edits import with_turn_replaced
 from scorekeeper.game.journal import Journal, JournalDamage, open_journal
 from scorekeeper.game.state import GameState
-from scorekeeper.rules import FarkleError, RuleSet
+from scorekeeper.rules import FarkleError, RuleSet, game_headline
 
 
 class GameController:
@@ -87,7 +87,7 @@ class GameController:
             self._refused(str(exc))
             return False
         self._replace(game, journal)
-        self._notice(f"New game: {', '.join(p.name for p in game.state.players)}. {rules.title}.")
+        self._notice(f"New game: {', '.join(p.name for p in game.state.players)}. {game_headline(rules, game.state.target)}.")
         return True
 
     def resume(self, path: Path) -> JournalDamage | None:

@@ -7,7 +7,7 @@ Pure Python: nothing here imports Qt, OpenCV, onnxruntime or numpy.
 1 1 1 1 for 1100
 """
 
-from scorekeeper.rules.describe import describe_rules
+from scorekeeper.rules.describe import describe_rules, game_headline
 from scorekeeper.rules.errors import (
     FarkleError,
     GameOver,
@@ -54,6 +54,7 @@ __all__ = [
     "TurnRules",
     "best_split",
     "describe_rules",
+    "game_headline",
     "load_rules",
     "most_points",
     "numbered_variants",

@@ -17,6 +17,19 @@ def _kind(value: KindValue, count: str) -> str:
     return f"{count} of a kind: no extra score"
 
 
+def game_headline(rules: RuleSet, target: int) -> str:
+    """The rules' title and name, the target and any per-Farkle cost, in one line.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> game_headline(load_rules("retail"), 5000)
+    'Farkle: the retail chart (retail), played to 5,000'
+    >>> game_headline(load_rules("retail+farkle-penalty-500"), 10000)
+    'Farkle: the retail chart (retail+farkle-penalty-500), played to 10,000; each Farkle costs 500'
+    """
+    cost = f"; each Farkle costs {_points(rules.turn.each_farkle_penalty)}" if rules.turn.each_farkle_penalty else ""
+    return f"{rules.title} ({rules.name}), played to {_points(target)}{cost}"
+
+
 def describe_rules(rules: RuleSet, target: int | None = None) -> list[str]:
     """One line per rule, as a player would say it; ``target``: the game's own, said in place of the
     rules' where it differs.
