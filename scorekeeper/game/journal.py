@@ -52,6 +52,7 @@ from scorekeeper.game.events import Event, EventFormatError, GameStarted, event_
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal_error import JournalError
 from scorekeeper.game.lock import GameLock
+from scorekeeper.game.state import GameState
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
 from scorekeeper.safe_output import sync_folder, write_atomically
@@ -133,6 +134,8 @@ class JournalContents:
     """Whether the players chose not to go on with this game."""
     damage: JournalDamage | None
     """Where the file breaks, if it does."""
+    state: GameState | None = None
+    """The state :attr:`events` lead to, as reading them worked it out; None where no event could be read."""
 
     def game(self) -> Game:
         """The game these events make."""
@@ -353,7 +356,7 @@ def _read(path: Path, data: bytes) -> JournalContents:
         raise JournalError(f"{path}: the journal is empty")
     events = game.events if game is not None else ()
     damage = JournalDamage(path, number, reason, len(events)) if reason else None
-    return JournalContents(events, good, shelved, damage)
+    return JournalContents(events, good, shelved, damage, game.state if game is not None else None)
 
 
 def _without_pictures(record: Any) -> Event:

@@ -176,6 +176,8 @@ class TurnRecord:
     pot: int = 0
     """Piggyback variant: points the turn took on from the last player's bank (banked with the
     turn, or lost with it on a Farkle)."""
+    hot_dice: int = 0
+    """How many times in the turn all six dice scored and were picked up again."""
 
 
 @dataclass(frozen=True)
@@ -556,6 +558,7 @@ def _record(
         farkles_in_a_row=in_a_row,
         entered_notes=turn.entered_notes,
         pot=turn.pot,
+        hot_dice=turn.hot_dice,
     )
 
 

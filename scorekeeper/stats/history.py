@@ -37,11 +37,11 @@ from typing import Any
 from scorekeeper.game import Event, GameState, PlayerAdded, event_to_dict
 from scorekeeper.game.games_folder import games_folder, had_a_roll
 from scorekeeper.game.journal import SUFFIX
-from scorekeeper.game.save import game_file_kind, load_events
+from scorekeeper.game.save import game_file_kind, load_played
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, quote, read_text
 from scorekeeper.safe_output import write_atomically
-from scorekeeper.stats.players import PlayerStats, game_stats
+from scorekeeper.stats.players import PlayerStats, state_stats
 
 MERGES_FILE = "players.json"
 """The file in the scorekeeper home that keeps which player names were merged into which."""
@@ -174,10 +174,10 @@ def _read_entry(path: Path) -> dict[str, Any]:
     if kind is None:
         return {"skipped": "not a journal or a saved game"}
     try:
-        events, damage = load_events(path)
+        events, state, damage = load_played(path)
         if damage is not None:
             return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
-        state, stats = game_stats(events)
+        stats = state_stats(state)
     except (FarkleError, OSError) as exc:
         return {"skipped": _problem(path, exc)}
     game = None

@@ -1,0 +1,68 @@
+"""The history read fast and the same: every number of varied games as it was before the reading
+was made faster (``tests/varied_history.json``, written by the reading before), each game
+replayed once, ``history`` importing only what it needs, and a game's numbers kept in the
+history cache as it ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import scorekeeper.game.state as state_module
+from scorekeeper.game import Game, GameState, save_game
+from scorekeeper.rules import load_rules
+from scorekeeper.game.games_folder import games_folder
+from scorekeeper.stats.history import CACHE_FILE, read_games
+from tests.history_games import journal_game, play_g1, play_g2
+from tests.varied_games import history_snapshot, make_varied_home
+
+BEFORE = Path(__file__).with_name("varied_history.json")
+"""What the history read from :func:`make_varied_home`'s games before the reading was made faster."""
+
+
+def test_every_number_of_varied_games_is_as_it_was_before(tmp_path: Path) -> None:
+    make_varied_home(tmp_path)
+    before = json.loads(BEFORE.read_text(encoding="utf-8"))
+    cold = history_snapshot(tmp_path)
+    assert (tmp_path / CACHE_FILE).is_file()
+    warm = history_snapshot(tmp_path)
+    # Compared part by part first, so that a difference is told where it is.
+    for part in ("skipped", "unfinished", "finished", "history"):
+        assert cold[part] == before[part], part
+        assert warm[part] == before[part], part
+    assert len(before["finished"]) == 55 and len(before["unfinished"]) == 7 and len(before["skipped"]) == 1
+
+
+def counted_steps(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count every step of play the game's rules apply from now on, wherever they are called from."""
+    real = state_module.apply
+    calls = [0]
+
+    def counting(state: GameState, action: Any) -> GameState:
+        calls[0] += 1
+        return real(state, action)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("scorekeeper") and getattr(module, "apply", None) is real:
+            monkeypatch.setattr(module, "apply", counting)
+    return calls
+
+
+def test_each_game_is_replayed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = journal_game(tmp_path, "g1", "retail", ["Ann", "Bob"], "2026-11-01T20:00:00+00:00", play_g1)
+    game = Game.new(load_rules("house-2009"), ["Cy", "Dee"], started_at="2026-11-02T20:00:00+00:00")
+    play_g2(game)
+    save_game(game, games_folder(tmp_path) / "g2.json")
+    # The log of g1 is its format line, its start and then only steps in force (no undo).
+    g1_steps = len(journal.read_text(encoding="utf-8").splitlines()) - 2
+    steps = counted_steps(monkeypatch)
+    games = read_games(tmp_path)
+    assert [played.path.name for played in games.finished] == ["g1.jsonl", "g2.json"]
+    assert steps[0] == g1_steps + len(game.actions)
