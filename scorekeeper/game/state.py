@@ -8,7 +8,8 @@ action and why, leaving the state as it was (states are immutable).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from scorekeeper.game.events import (
     Action,
@@ -287,6 +288,29 @@ class GameState:
             return ()
         best = max(player.score for player in self.players)
         return tuple(seat for seat, player in enumerate(self.players) if player.score == best)
+
+
+_State = TypeVar("_State", GameState, TurnState, PlayerState)
+
+
+def replace(state: _State, /, **changes: Any) -> _State:
+    """``state`` with ``changes`` made, as :func:`dataclasses.replace` makes it, for this module's
+    states alone (each field set by ``__init__``, none worked out in a ``__post_init__``): a replay
+    makes a few of them each step, so this copies the fields at once instead of one by one.
+
+    >>> replace(PlayerState("Ann"), score=250)
+    PlayerState(name='Ann', score=250, on_board=False, farkle_streak=0, farkle_cards=0)
+    >>> replace(PlayerState("Ann"), scores=250)
+    Traceback (most recent call last):
+    ...
+    TypeError: PlayerState has no field 'scores'
+    """
+    unknown = changes.keys() - state.__dict__.keys()
+    if unknown:
+        raise TypeError(f"{type(state).__name__} has no field {min(unknown)!r}")
+    changed = object.__new__(type(state))
+    changed.__dict__.update(state.__dict__, **changes)
+    return changed
 
 
 def start(event: GameStarted) -> GameState:
