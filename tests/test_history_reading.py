@@ -5,6 +5,7 @@ history cache as it ends."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 import scorekeeper.game.state as state_module
+from scorekeeper.cli import COMMANDS, build_parser
 from scorekeeper.game import Game, GameState, save_game
 from scorekeeper.rules import load_rules
 from scorekeeper.game.games_folder import games_folder
@@ -66,3 +68,25 @@ def test_each_game_is_replayed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     games = read_games(tmp_path)
     assert [played.path.name for played in games.finished] == ["g1.jsonl", "g2.json"]
     assert steps[0] == g1_steps + len(game.actions)
+
+
+def test_history_imports_only_what_it_needs(tmp_path: Path) -> None:
+    shown = "import sys; from scorekeeper.cli import main; main(['history']); print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", shown], env={**os.environ, "SCOREKEEPER_HOME": str(tmp_path)}, capture_output=True, text=True, check=True
+    )
+    loaded = set(done.stdout.splitlines()[-1].split())
+    assert "scorekeeper.stats.history" in loaded
+    assert not loaded & {"numpy", "cv2", "onnxruntime", "PySide6", "aiohttp"}
+    others = {f"scorekeeper.cli.{module}" for command, module in COMMANDS.items() if command not in ("history", "window")}
+    assert not loaded & others
+
+
+def test_every_command_is_still_on_the_command_line() -> None:
+    commands = next(action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction))
+    assert list(commands.choices) == list(COMMANDS)
+    # Each named alone builds the same parser for it as the whole command line does.
+    for command in COMMANDS:
+        alone = next(action for action in build_parser(command)._actions if isinstance(action, argparse._SubParsersAction))
+        assert list(alone.choices) == [command]
+        assert alone.choices[command].format_help() == commands.choices[command].format_help()

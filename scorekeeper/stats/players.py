@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from scorekeeper.coach import CoachError, Policy, policy_for, rules_key
 from scorekeeper.game import Banked, Event, GameStarted, GameState, Outcome
 from scorekeeper.game.state import TurnRecord
 from scorekeeper.stats.replay import final_state, replay
+
+if TYPE_CHECKING:
+    # The coach (and numpy under it) is imported only where a coach is asked for: the history needs none.
+    from scorekeeper.coach import Policy
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def coach_for(events: Iterable[Event]) -> Policy | None:
     >>> coach_for(Game.new(load_rules("flip"), ["Ann"]).events) is None
     True
     """
+    from scorekeeper.coach import CoachError, policy_for
+
     started = next(iter(events), None)
     if not isinstance(started, GameStarted):
         return None
@@ -120,8 +126,12 @@ def game_stats(events: Iterable[Event], policy: Policy | None = None) -> tuple[G
     """
     listed = list(events)
     state = final_state(listed)
-    coached = policy is not None and rules_key(policy.rules) == rules_key(state.rules)
-    return state, state_stats(state, _forgone(policy, listed) if policy is not None and coached else None)
+    if policy is None:
+        return state, state_stats(state)
+    from scorekeeper.coach import rules_key
+
+    coached = rules_key(policy.rules) == rules_key(state.rules)
+    return state, state_stats(state, _forgone(policy, listed) if coached else None)
 
 
 def state_stats(state: GameState, forgone: dict[int, tuple[float, int]] | None = None) -> list[PlayerStats]:
