@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from scorekeeper.cli import COMMANDS, build_parser
 from scorekeeper.game import Game, GameState, save_game
 from scorekeeper.rules import load_rules
 from scorekeeper.game.games_folder import games_folder
+from scorekeeper.stats import history
 from scorekeeper.stats.history import CACHE_FILE, read_games
 from tests.history_games import journal_game, play_g1, play_g2
 from tests.varied_games import history_snapshot, make_varied_home
@@ -29,12 +31,24 @@ BEFORE = Path(__file__).with_name("varied_history.json")
 """What the history read from :func:`make_varied_home`'s games before the reading was made faster."""
 
 
-def test_every_number_of_varied_games_is_as_it_was_before(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_every_number_of_varied_games_is_as_it_was_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     make_varied_home(tmp_path)
     before = json.loads(BEFORE.read_text(encoding="utf-8"))
-    cold = history_snapshot(tmp_path)
+    contexts: list[str] = []
+    real_context = multiprocessing.get_context
+
+    def context(method: str | None = None) -> Any:
+        contexts.append(str(method))
+        return real_context(method)
+
+    monkeypatch.setattr(multiprocessing, "get_context", context)
+    monkeypatch.setattr(history, "PARALLEL_FROM", 2)
+    cold = history_snapshot(tmp_path, workers)
+    assert len(contexts) == (workers > 1)
     assert (tmp_path / CACHE_FILE).is_file()
-    warm = history_snapshot(tmp_path)
+    warm = history_snapshot(tmp_path, workers)
+    assert len(contexts) == (workers > 1)  # nothing to read again
     # Compared part by part first, so that a difference is told where it is.
     for part in ("skipped", "unfinished", "finished", "history"):
         assert cold[part] == before[part], part

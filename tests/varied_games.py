@@ -184,10 +184,10 @@ def make_varied_home(home: Path, count: int = 60, seed: int = 53) -> list[Path]:
 
 
 
-def history_snapshot(home: Path) -> dict[str, Any]:
-    """Everything the history reads from ``home`` as plain JSON values, files by name: each game
-    counted (finished and unfinished, every statistic of every seat), the files skipped and why,
-    and the whole history added up."""
+def history_snapshot(home: Path, workers: int = 1) -> dict[str, Any]:
+    """Everything the history reads from ``home`` (in ``workers`` processes) as plain JSON values,
+    files by name: each game counted (finished and unfinished, every statistic of every seat), the
+    files skipped and why, and the whole history added up."""
 
     def game(played: PlayedGame) -> dict[str, Any]:
         return {
@@ -200,7 +200,7 @@ def history_snapshot(home: Path) -> dict[str, Any]:
             "stats": [asdict(stats) for stats in played.stats],
         }
 
-    read = read_games(home)
+    read = read_games(home, workers)
     added_up: dict[str, Any] = history_dict(summarise(read))
     added_up["skipped"] = [{"file": Path(skipped["file"]).name, "reason": skipped["reason"]} for skipped in added_up["skipped"]]
     added_up["records"] = [{**record, "game": Path(record["game"]).name} for record in added_up["records"]]

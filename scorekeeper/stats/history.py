@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -231,32 +232,45 @@ def _save_cache(home: Path, entries: dict[str, Any]) -> None:
         pass
 
 
-def read_games(home: Path) -> GamesRead:
+def read_games(home: Path, workers: int = 1) -> GamesRead:
     """Read every game of ``home``'s games folder; nothing there is changed. What each file holds is
     kept in the home's history cache (:data:`CACHE_FILE`) under its size and time of change, so a
     file is read again only once it changes; each game's log is let go once added up, so memory
-    does not grow with the games' length."""
+    does not grow with the games' length. ``workers`` above 1 reads many files not in the cache in
+    that many processes at once (:func:`read_workers`), with the same result."""
     folder = games_folder(home)
     cached = _load_cache(home)
     entries: dict[str, Any] = {}
-    kept: dict[str, tuple[list[Any], PlayedGame | None]] = {}
-    skipped: list[Skipped] = []
+    found: list[tuple[Path, dict[str, Any] | Skipped, PlayedGame | None]] = []
+    to_read: list[Path] = []
     for path in _game_files(folder):
         try:
             seen = path.stat()
         except OSError as exc:
-            skipped.append(Skipped(path, _problem(path, exc)))
+            found.append((path, Skipped(path, _problem(path, exc)), None))
             continue
         fingerprint = [seen.st_size, seen.st_mtime_ns]
         entry = cached.get(path.name)
+        game = None
         try:
             if not isinstance(entry, dict) or entry.get("seen") != fingerprint:
                 raise KeyError(path.name)
             game = _entry_from_cache(path, entry)
         except (KeyError, TypeError, ValueError):
-            entry = {"seen": fingerprint, **_read_entry(path)}
-            game = _entry_from_cache(path, entry)
+            entry = {"seen": fingerprint}
+            to_read.append(path)
         entries[path.name] = entry
+        found.append((path, entry, game))
+    fresh = dict(zip(to_read, _read_entries(to_read, workers)))
+    kept: dict[str, tuple[list[Any], PlayedGame | None]] = {}
+    skipped: list[Skipped] = []
+    for path, entry, game in found:
+        if isinstance(entry, Skipped):
+            skipped.append(entry)
+            continue
+        if path in fresh:
+            entry.update(fresh[path])
+            game = _entry_from_cache(path, entry)
         if "skipped" in entry:
             skipped.append(Skipped(path, str(entry["skipped"])))
             continue
@@ -273,6 +287,33 @@ def read_games(home: Path) -> GamesRead:
         _oldest_first([game for game in games if not game.winners]),
         tuple(sorted(skipped, key=lambda s: s.path)),
     )
+
+
+PARALLEL_FROM = 64
+"""The fewest files to read for :func:`read_games` to share them among processes: fewer are read
+sooner than processes start."""
+
+
+def read_workers() -> int:
+    """How many processes :func:`read_games` may read in: the processors this process may run on,
+    at most 4 (each holds its own copy of the program, so memory grows with them, not with the games)."""
+    try:
+        processors = len(os.sched_getaffinity(0))
+    except AttributeError:
+        processors = os.cpu_count() or 1
+    return max(1, min(processors, 4))
+
+
+def _read_entries(paths: list[Path], workers: int) -> Iterable[dict[str, Any]]:
+    """:func:`_read_entry` of each of ``paths``, in order: in ``workers`` processes at once where
+    there are many, each handed a batch of files at a time."""
+    if workers <= 1 or len(paths) < PARALLEL_FROM:
+        return map(_read_entry, paths)
+    methods = multiprocessing.get_all_start_methods()
+    # A process started by fork shares the program already loaded; spawn loads it again where there is no fork.
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(workers) as pool:
+        return pool.map(_read_entry, paths, chunksize=max(1, min(32, len(paths) // (4 * workers))))
 
 
 def _entry_from_cache(path: Path, entry: dict[str, Any]) -> PlayedGame | None:
@@ -607,10 +648,11 @@ def summarise(read: GamesRead, merges: Merges | None = None, player: str | None 
     return History(len(games), len(unfinished), read.skipped, tuple(players), tuple(head_to_head), records)
 
 
-def history_of(home: Path, player: str | None = None, rules: str | None = None) -> History:
-    """The history of every game of ``home``, its merges applied (see :func:`summarise`)."""
+def history_of(home: Path, player: str | None = None, rules: str | None = None, workers: int = 1) -> History:
+    """The history of every game of ``home``, its merges applied (see :func:`summarise`); ``workers``
+    as :func:`read_games` takes it."""
     merges, problem = load_merges(home)
-    return replace(summarise(read_games(home), merges, player, rules), notes=(problem,) if problem else ())
+    return replace(summarise(read_games(home, workers), merges, player, rules), notes=(problem,) if problem else ())
 
 
 @dataclass(frozen=True)
