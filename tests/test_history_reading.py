@@ -6,6 +6,7 @@ history cache as it ends."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import multiprocessing
 import os
@@ -18,12 +19,13 @@ from typing import Any
 import pytest
 
 import scorekeeper.game.state as state_module
-from scorekeeper.cli import COMMANDS, build_parser
+from scorekeeper.cli import COMMANDS, build_parser, main
 from scorekeeper.game import Game, GameState, save_game
 from scorekeeper.rules import load_rules
-from scorekeeper.game.games_folder import games_folder
+from scorekeeper.game.controller import GameController
+from scorekeeper.game.games_folder import default_home, games_folder
 from scorekeeper.stats import history
-from scorekeeper.stats.history import CACHE_FILE, read_games
+from scorekeeper.stats.history import CACHE_FILE, history_dict, read_games, summarise
 from tests.history_games import journal_game, play_g1, play_g2
 from tests.varied_games import history_snapshot, make_varied_home
 
@@ -104,3 +106,40 @@ def test_every_command_is_still_on_the_command_line() -> None:
         alone = next(action for action in build_parser(command)._actions if isinstance(action, argparse._SubParsersAction))
         assert list(alone.choices) == [command]
         assert alone.choices[command].format_help() == commands.choices[command].format_help()
+
+
+def cold_and_warm(home: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, object], dict[str, object], int]:
+    """The history of ``home`` from its cache as it stands (and how many steps of play that read
+    replayed), then read again with no cache at all."""
+    steps = counted_steps(monkeypatch)
+    warm = history_dict(summarise(read_games(home)))
+    replayed = steps[0]
+    (home / CACHE_FILE).unlink()
+    return warm, history_dict(summarise(read_games(home))), replayed
+
+
+def test_a_game_finished_in_the_window_is_in_the_history_cache_as_it_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    home = default_home()
+    controller = GameController(home)
+    assert controller.start(load_rules("retail"), ["Ann", "Bob"])
+    assert controller.act(lambda game: game.roll("1 1 5 2 3 4"))
+    assert controller.act(lambda game: game.undo())
+    assert not (home / CACHE_FILE).exists()  # not before the game ends
+    assert controller.act(play_g1)
+    assert controller.state is not None and controller.state.over
+    controller.close()
+    warm, cold, replayed = cold_and_warm(home, monkeypatch)
+    assert replayed == 0 and warm == cold and warm["games"] == 1
+
+
+def test_a_game_finished_in_play_is_in_the_history_cache_as_it_ends(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home = default_home()
+    games_folder(home).mkdir(parents=True)
+    saved = games_folder(home) / "kept.json"  # a save in the games folder counts too (once, with its journal)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1 1 1 2 3 4\nk 1 1 1\nb\n2 2 3 3 4 6\nf\n"))
+    assert main(["play", "--players", "Ann,Bob", "--target", "1000", "--save", str(saved)]) == 0
+    assert "Game over: Ann wins!" in capsys.readouterr().out
+    cached = json.loads((home / CACHE_FILE).read_text(encoding="utf-8"))["files"]
+    assert sorted(cached) == sorted(path.name for path in games_folder(home).iterdir())
+    warm, cold, replayed = cold_and_warm(home, monkeypatch)
+    assert replayed == 0 and warm == cold and warm["games"] == 1

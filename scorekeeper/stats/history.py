@@ -35,7 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.game import Event, GameState, PlayerAdded, event_to_dict
+from scorekeeper.game import Event, Game, GameState, PlayerAdded, event_to_dict
 from scorekeeper.game.games_folder import games_folder, had_a_roll
 from scorekeeper.game.journal import SUFFIX
 from scorekeeper.game.save import game_file_kind, load_played
@@ -176,11 +176,16 @@ def _read_entry(path: Path) -> dict[str, Any]:
         return {"skipped": "not a journal or a saved game"}
     try:
         events, state, damage = load_played(path)
-        if damage is not None:
-            return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
-        stats = state_stats(state)
     except (FarkleError, OSError) as exc:
         return {"skipped": _problem(path, exc)}
+    if damage is not None:
+        return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
+    return _game_entry(events, state, kind == "journal")
+
+
+def _game_entry(events: Sequence[Event], state: GameState, journal: bool) -> dict[str, Any]:
+    """The cache entry of a game whose log is ``events`` and state ``state``, kept in a journal or
+    a saved game: which game it is, how far it went and its numbers (see :func:`_read_entry`)."""
     game = None
     if state.over or had_a_roll(events):
         game = {
@@ -188,9 +193,26 @@ def _read_entry(path: Path) -> dict[str, Any]:
             "rules": state.rules.name,
             "scores": [player.score for player in state.players],
             "winners": list(state.winners),
-            "stats": [asdict(player) for player in stats],
+            "stats": [asdict(player) for player in state_stats(state)],
         }
-    return {"same": _same_game(events), "rank": [len(events), kind == "journal"], "game": game}
+    return {"same": _same_game(events), "rank": [len(events), journal], "game": game}
+
+
+def remember_game(home: Path, path: Path, game: Game) -> None:
+    """Keep the numbers of ``game``, as it stands in the file ``path`` of ``home``'s games folder (a
+    journal or a saved game), in the home's history cache, so that the next history need not read
+    that file. Called as a game ends; a file outside the games folder is not the history's, and a
+    cache that cannot be written only costs time."""
+    kind = game_file_kind(path)
+    if Path(os.path.abspath(path)).parent != Path(os.path.abspath(games_folder(home))) or kind is None:
+        return
+    try:
+        seen = path.stat()
+    except OSError:
+        return
+    entries = _load_cache(home)
+    entries[path.name] = {"seen": [seen.st_size, seen.st_mtime_ns], **_game_entry(game.events, game.state, kind == "journal")}
+    _save_cache(home, entries)
 
 
 def _entry_game(path: Path, game: dict[str, Any]) -> PlayedGame:
