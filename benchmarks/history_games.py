@@ -7,11 +7,13 @@ Makes ``--games`` finished games in a temporary scorekeeper home (deleted at the
 as players type them (``Ann``, ``ann``), retail rules to 10,000, seeded random dice played by a
 plain strategy (keep the best, bank from 350 or with two dice or fewer left), each game's journal
 written as the window writes it. Then for each count of ``--steps`` (the first that many games)
-runs ``scorekeeper history`` as a fresh process, start-up included: first on games it has not
-read (each game read and added up, and kept in the home's history cache), then ``--runs`` times
-more (only the cache and each file's size and time read), printing the seconds and the peak memory
-(RSS) of the first and the median seconds and largest peak memory of the rest: the time should
-grow in line with the games and the memory stay flat. The games are not committed; the script
+runs ``scorekeeper history`` as a fresh process, start-up included: ``--runs`` times on games it
+has not read (the home's history cache removed before each: every game read and added up, as a
+player's first ``history`` over games brought from elsewhere), then ``--runs`` times more with the
+cache the last of those kept (only the cache and each file's size and time read). It prints the
+median seconds of each and their peak memory (RSS), and that of the largest process a cold run read
+games in (many new files are read on up to 4 processors): the time should grow in line with the
+games and the memory stay flat. The games are not committed; the script
 makes them each time.
 """
 
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from scorekeeper.game import Game, event_to_dict
 from scorekeeper.game.games_folder import games_folder
+from scorekeeper.stats.history import CACHE_FILE
 from scorekeeper.game.journal import FORMAT, SUFFIX, VERSION
 from scorekeeper.rules import Dice, load_rules, score_roll
 
@@ -81,20 +84,24 @@ def write_games(home: Path, count: int, seed: int) -> list[Path]:
 
 PEAK_MEMORY = (
     "import resource, sys; from scorekeeper.cli import main; status = main(sys.argv[1:]); "
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(status)"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
+    "file=sys.stderr); sys.exit(status)"
 )
-"""``scorekeeper`` run as its entry point does, then its peak memory (KB) as the last line of stderr."""
+"""``scorekeeper`` run as its entry point does, then the peak memory (KB) of it and of the largest
+process it started (0 for none) as the last line of stderr."""
 
 
-def run_history(home: Path) -> tuple[float, float]:
-    """Seconds of one ``scorekeeper history`` on ``home`` (a fresh process, start-up included), and its peak memory in MB."""
+def run_history(home: Path) -> tuple[float, float, float]:
+    """Seconds of one ``scorekeeper history`` on ``home`` (a fresh process, start-up included), its
+    peak memory and that of the largest process it read games in, in MB."""
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-c", PEAK_MEMORY, "history"],
         env={**os.environ, "SCOREKEEPER_HOME": str(home)}, capture_output=True, text=True, check=True,
     )
     seconds = time.perf_counter() - start
-    return seconds, int(done.stderr.split()[-1]) / 1024
+    own, worker = done.stderr.split()[-2:]
+    return seconds, int(own) / 1024, int(worker) / 1024
 
 
 def main() -> None:
@@ -112,18 +119,22 @@ def main() -> None:
         paths = write_games(root / "all", args.games, args.seed)
         events = sum(len(path.read_text(encoding="utf-8").splitlines()) - 1 for path in paths)
         print(f"{args.games:,} finished games, {events:,} events, made in {time.perf_counter() - made:.1f} s in {root / 'all'}")
-        print("games  first s  peak MB  then median s  peak MB")
+        print("games  cold median s  peak MB  worker MB  warm median s  peak MB")
         for step in steps:
             home = root / f"first-{step}"
             folder = games_folder(home)
             folder.mkdir(parents=True, exist_ok=True)
             for path in paths[:step]:
                 os.link(path, folder / path.name)
-            first, first_peak = run_history(home)
-            timed = [run_history(home) for _ in range(args.runs)]
-            median, peak = statistics.median(s for s, _ in timed), max(m for _, m in timed)
-            print(f"{step:5,}  {first:7.2f}  {first_peak:7.0f}  {median:13.2f}  {peak:7.0f}")
-
+            cold = []
+            for _ in range(args.runs):
+                (home / CACHE_FILE).unlink(missing_ok=True)
+                cold.append(run_history(home))
+            warm = [run_history(home) for _ in range(args.runs)]
+            print(
+                f"{step:5,}  {statistics.median(s for s, _, _ in cold):13.2f}  {max(m for _, m, _ in cold):7.0f}  "
+                f"{max(w for _, _, w in cold):9.0f}  {statistics.median(s for s, _, _ in warm):13.2f}  {max(m for _, m, _ in warm):7.0f}"
+            )
 
 if __name__ == "__main__":
     main()

@@ -2,4 +2,6 @@
 
 from scorekeeper.cli import main
 
-raise SystemExit(main())
+# Guarded, as a process that reads games for the history may load this module again where it is started by spawn.
+if __name__ == "__main__":
+    raise SystemExit(main())

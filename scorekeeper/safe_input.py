@@ -42,6 +42,8 @@ MAX_QUOTE = 80
 """The most characters of bad input an error message quotes."""
 
 _TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|[\[\]{}]|\n')
+_LONG_NUMBER = re.compile(r"[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+"""A run of digits longer than a whole number may be: without one, no number needs checking."""
 
 
 class InputFileError(ValueError):
@@ -245,6 +247,8 @@ def read_text(path: str | Path, what: str, error: type[ValueError] = InputFileEr
 def check_depth(text: str, where: str, error: type[ValueError] = InputFileError, line: int | None = None) -> None:
     """Refuse JSON or TOML text whose brackets nest deeper than :data:`MAX_DEPTH` (before a parser
     recurses into them)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
     depth = 0
     number = 1
     for token in _TOKENS.finditer(text):
@@ -275,6 +279,8 @@ def parse_json(text: str, where: str, error: type[ValueError] = InputFileError, 
     place = _where(where, line)
     check_depth(text, where, error, line)
     try:
+        if _LONG_NUMBER.search(text) is None:
+            return json.loads(text)
         return json.loads(text, parse_int=_bounded_int(place, error))
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}, column {exc.colno}" if line is None else f"column {exc.colno}"

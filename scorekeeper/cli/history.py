@@ -23,7 +23,8 @@ def add_parser(commands: Any) -> None:
         "the game each comes from. Unfinished games are counted apart; a damaged journal is left out with "
         "a note naming it. Names are matched as typed, case and spaces aside (the Players window merges one "
         "name into another). Nothing is written into the games; what each file holds is kept in the home's "
-        "history-cache.json, so only new and changed files are read again.",
+        "history-cache.json, so only new and changed files are read again (many new files are read on up to 4 "
+        "processors at once).",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--player", metavar="NAME", help="only the games of this player, and only their row, head to head and records")
@@ -44,10 +45,10 @@ def _table(rows: Sequence[tuple[str, ...]], names: int = 1) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.game.games_folder import default_home, games_folder
-    from scorekeeper.stats.history import PLAYER_COLUMNS, counted_line, history_dict, history_of
+    from scorekeeper.stats.history import PLAYER_COLUMNS, counted_line, history_dict, history_of, read_workers
 
     home = default_home()
-    history = history_of(home, args.player, args.rules)
+    history = history_of(home, args.player, args.rules, workers=read_workers())
     for note in (*history.notes, *map(str, history.skipped)):
         print(f"scorekeeper history: {note}", file=sys.stderr)
     if args.json:

@@ -376,4 +376,10 @@ def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) 
     if save_to is not None:
         save_game(game, save_to)
         print(f"The game is saved in {save_to}; go on with --resume {save_to}.")
+    if game.state.over:
+        from scorekeeper.stats.history import remember_game
+
+        for path in (journal.path, save_to):
+            if path is not None:
+                remember_game(default_home(), path, game)
     return 0

@@ -136,6 +136,11 @@ class GameController:
             self._notice(describe_turn(record, state))
         if state.over and len(state.history) > finished:
             self._notice(game_over(state))
+            if self.journal is not None:
+                # The statistics import the game: imported here, as the game ends, not the other way round.
+                from scorekeeper.stats.history import remember_game
+
+                remember_game(self.home, self.journal.path, self.game)
         events = self.game.events[logged:]
         if len(events) == 1 and (len(state.history) <= finished or isinstance(events[0], Redone)):
             event = events[0]

@@ -39,6 +39,7 @@ file under a new name and goes on in a fresh copy of what was kept.
 
 from __future__ import annotations
 
+import functools
 import glob
 import json
 import os
@@ -52,6 +53,7 @@ from scorekeeper.game.events import Event, EventFormatError, GameStarted, event_
 from scorekeeper.game.game import Game
 from scorekeeper.game.journal_error import JournalError
 from scorekeeper.game.lock import GameLock
+from scorekeeper.game.state import GameState
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
 from scorekeeper.safe_output import sync_folder, write_atomically
@@ -133,6 +135,8 @@ class JournalContents:
     """Whether the players chose not to go on with this game."""
     damage: JournalDamage | None
     """Where the file breaks, if it does."""
+    state: GameState | None = None
+    """The state :attr:`events` lead to, as reading them worked it out; None where no event could be read."""
 
     def game(self) -> Game:
         """The game these events make."""
@@ -311,6 +315,31 @@ def _record(path: Path, data: bytes, start: int, raw: bytes, number: int) -> Any
         raise EventFormatError(f"not a JSON line: {str(exc).removeprefix(f'{path}:{number}: ')}") from None
 
 
+SEEN_LINE_BYTES = 256
+"""The longest line whose step :func:`_seen_step` remembers: the ordinary steps (a roll, a keep,
+a bank), which recur within a game and from game to game; not a start or a rebuilt log."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _seen_step(raw: bytes) -> Step | EventFormatError:
+    """The step of a whole journal line read before (remembered, as steps never change), or the
+    error that says it holds none (told again with its place by :func:`_line_step`)."""
+    try:
+        return _step_of(parse_json(raw.decode("utf-8"), "a journal line"))
+    except ValueError as exc:
+        return EventFormatError(str(exc))
+
+
+def _line_step(path: Path, data: bytes, start: int, raw: bytes, number: int) -> Step:
+    """The step of line ``number`` (starting at byte ``start``); :class:`EventFormatError` or the
+    game's error saying why it holds none, as :func:`_record` and :func:`_step_of` tell it."""
+    if len(raw) <= SEEN_LINE_BYTES and start + len(raw) + 1 <= len(data):
+        step = _seen_step(raw)
+        if not isinstance(step, EventFormatError):
+            return step
+    return _step_of(_record(path, data, start, raw, number))
+
+
 def read_journal(path: str | Path) -> JournalContents:
     """Read a journal as far as it goes, without changing anything on disk."""
     path = Path(path)
@@ -326,12 +355,12 @@ def _read(path: Path, data: bytes) -> JournalContents:
     reason = ""
     for number, raw in enumerate(_lines(data), start=1):
         end = good + len(raw) + 1
-        try:
-            record = _record(path, data, good, raw, number)
-        except EventFormatError as exc:
-            reason = str(exc)
-            break
         if number == 1:
+            try:
+                record = _record(path, data, good, raw, number)
+            except EventFormatError as exc:
+                reason = str(exc)
+                break
             problem = _header_problem(record)
             if problem is not None:
                 if isinstance(record, dict) and record.get("format") == FORMAT:
@@ -340,7 +369,7 @@ def _read(path: Path, data: bytes) -> JournalContents:
             good = end
             continue
         try:
-            step = _step_of(record)
+            step = _line_step(path, data, good, raw, number)
             game = _apply(game, step)
         except FarkleError as exc:
             reason = str(exc)
@@ -353,7 +382,7 @@ def _read(path: Path, data: bytes) -> JournalContents:
         raise JournalError(f"{path}: the journal is empty")
     events = game.events if game is not None else ()
     damage = JournalDamage(path, number, reason, len(events)) if reason else None
-    return JournalContents(events, good, shelved, damage)
+    return JournalContents(events, good, shelved, damage, game.state if game is not None else None)
 
 
 def _without_pictures(record: Any) -> Event:

@@ -7,7 +7,8 @@ naming the file and leaves it untouched.
 
 :func:`game_file_kind` tells a saved game from a window's journal by the format its first
 4 KB name, so a save never writes over a journal; :func:`load_events` reads the log of
-either, for the readers that take both (export, serve, the fairness statistics).
+either, for the readers that take both (export, serve, the fairness statistics), and
+:func:`load_played` the state it leads to as well (the history).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from scorekeeper.game.game import Game
 from scorekeeper.game.journal import FORMAT as JOURNAL_FORMAT
 from scorekeeper.game.journal import JournalDamage, no_game_error, read_journal
 from scorekeeper.game.journal_error import JournalError
+from scorekeeper.game.state import GameState
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, read_head, read_text
 from scorekeeper.safe_output import write_atomically
@@ -79,13 +81,21 @@ def game_file_kind(path: str | Path) -> str | None:
 
 def load_events(path: str | Path) -> tuple[tuple[Event, ...], JournalDamage | None]:
     """The log of a saved game or a journal, and where a damaged journal breaks (read only)."""
+    events, _, damage = load_played(path)
+    return events, damage
+
+
+def load_played(path: str | Path) -> tuple[tuple[Event, ...], GameState, JournalDamage | None]:
+    """:func:`load_events`, with the state the log leads to as reading it worked it out (for a
+    damaged journal, the state of the events before the damage): the log is replayed once."""
     path = Path(path)
     if _kind(read_head(path, "saved game or journal", 4096, JournalError)) == "journal":
         contents = read_journal(path)
-        if not contents.events:
+        if not contents.events or contents.state is None:
             raise no_game_error(path, contents.damage)
-        return contents.events, contents.damage
-    return load_game(path).events, None
+        return contents.events, contents.state, contents.damage
+    game = load_game(path)
+    return game.events, game.state, None
 
 
 def save_game(game: Game, path: str | Path) -> None:

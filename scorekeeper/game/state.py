@@ -8,7 +8,8 @@ action and why, leaving the state as it was (states are immutable).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from scorekeeper.game.events import (
     Action,
@@ -176,6 +177,8 @@ class TurnRecord:
     pot: int = 0
     """Piggyback variant: points the turn took on from the last player's bank (banked with the
     turn, or lost with it on a Farkle)."""
+    hot_dice: int = 0
+    """How many times in the turn all six dice scored and were picked up again."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +288,28 @@ class GameState:
             return ()
         best = max(player.score for player in self.players)
         return tuple(seat for seat, player in enumerate(self.players) if player.score == best)
+
+
+_State = TypeVar("_State", GameState, TurnState, PlayerState)
+
+
+def replace(state: _State, /, **changes: Any) -> _State:
+    """``state`` with ``changes`` made, as :func:`dataclasses.replace` makes it, for this module's
+    states alone (each field set by ``__init__``, none worked out in a ``__post_init__``): a replay
+    makes a few of them each step, so this copies the fields at once instead of one by one.
+
+    >>> replace(PlayerState("Ann"), score=250)
+    PlayerState(name='Ann', score=250, on_board=False, farkle_streak=0, farkle_cards=0)
+    >>> replace(PlayerState("Ann"), scores=250)
+    Traceback (most recent call last):
+    ...
+    TypeError: PlayerState has no field 'scores'
+    """
+    if not changes.keys() <= state.__dict__.keys():
+        raise TypeError(f"{type(state).__name__} has no field {min(changes.keys() - state.__dict__.keys())!r}")
+    changed = object.__new__(type(state))
+    changed.__dict__.update(state.__dict__, **changes)
+    return changed
 
 
 def start(event: GameStarted) -> GameState:
@@ -429,12 +454,13 @@ def _keep(state: GameState, action: Kept) -> GameState:
         raise IllegalAction(f"{what}: there is no roll on the table; roll first")
     scored = score_roll(state.rules, turn.roll)
     option = scored.option_for(action.dice)
-    turn = replace(turn, roll=None, keeps=(*turn.keeps, option), total=turn.total + option.points)
+    keeps, total = (*turn.keeps, option), turn.total + option.points
     if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
-        return _instant_win(state, turn)
+        return _instant_win(state, replace(turn, roll=None, keeps=keeps, total=total))
     dice_left = turn.dice_left - len(option.keep)
     hot = dice_left == 0 and state.rules.turn.hot_dice
-    return replace(state, turn=replace(turn, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot))
+    turn = replace(turn, roll=None, keeps=keeps, total=total, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot)
+    return replace(state, turn=turn)
 
 
 def _enter_points(state: GameState, action: PointsEntered) -> GameState:
@@ -556,6 +582,7 @@ def _record(
         farkles_in_a_row=in_a_row,
         entered_notes=turn.entered_notes,
         pot=turn.pot,
+        hot_dice=turn.hot_dice,
     )
 
 
@@ -573,28 +600,23 @@ def _end_turn(
     assert state.turn is not None
     seat = state.turn.player
     offer = _pot_left(state, outcome)
-    state = replace(
-        state,
-        players=_set_player(state, seat, player),
-        history=state.history.plus(_record(state.turn, outcome, player, points, bonus, penalty, in_a_row)),
-    )
+    players = _set_player(state, seat, player)
+    history = state.history.plus(_record(state.turn, outcome, player, points, bonus, penalty, in_a_row))
     rules = state.rules
     lap_mark = state.lap_mark
     if outcome is Outcome.BANKED and player.score >= state.target and not state.play_off:
         if rules.end.final_lap is FinalLap.NONE:
-            return replace(state, turn=None, winners=(seat,))
-        best_other = max((p.score for i, p in enumerate(state.players) if i != seat), default=0)
+            return replace(state, players=players, history=history, turn=None, winners=(seat,))
+        best_other = max((p.score for i, p in enumerate(players) if i != seat), default=0)
         if lap_mark is None or (rules.end.final_lap is FinalLap.EXTEND and player.score > best_other):
             lap_mark = seat
-    state = replace(state, lap_mark=lap_mark)
-    if state.play_off:
-        state = _next_in_play_off(state, seat)
-    else:
-        following = (seat + 1) % len(state.players)
-        if lap_mark is not None and following == lap_mark:
-            state = _settle(state, tuple(range(len(state.players))))
-        else:
-            state = replace(state, turn=TurnState(player=following))
+    following = (seat + 1) % len(players)
+    if not state.play_off and following != lap_mark:
+        # The common case, in one step: the dice pass on, with the pot (if any) for the next player.
+        turn = TurnState(player=following, offer=offer if following != seat else None)
+        return replace(state, players=players, history=history, lap_mark=lap_mark, turn=turn)
+    state = replace(state, players=players, history=history, lap_mark=lap_mark)
+    state = _next_in_play_off(state, seat) if state.play_off else _settle(state, tuple(range(len(players))))
     if offer is not None and state.turn is not None and state.turn.player != seat:
         state = replace(state, turn=replace(state.turn, offer=offer))
     return state

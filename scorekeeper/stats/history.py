@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -34,14 +35,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.game import Event, GameState, PlayerAdded, event_to_dict
+from scorekeeper.game import Event, Game, GameState, PlayerAdded, event_to_dict
 from scorekeeper.game.games_folder import games_folder, had_a_roll
 from scorekeeper.game.journal import SUFFIX
-from scorekeeper.game.save import game_file_kind, load_events
+from scorekeeper.game.save import game_file_kind, load_played
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, quote, read_text
 from scorekeeper.safe_output import write_atomically
-from scorekeeper.stats.players import PlayerStats, game_stats
+from scorekeeper.stats.players import PlayerStats, state_stats
 
 MERGES_FILE = "players.json"
 """The file in the scorekeeper home that keeps which player names were merged into which."""
@@ -174,12 +175,17 @@ def _read_entry(path: Path) -> dict[str, Any]:
     if kind is None:
         return {"skipped": "not a journal or a saved game"}
     try:
-        events, damage = load_events(path)
-        if damage is not None:
-            return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
-        state, stats = game_stats(events)
+        events, state, damage = load_played(path)
     except (FarkleError, OSError) as exc:
         return {"skipped": _problem(path, exc)}
+    if damage is not None:
+        return {"skipped": f"damaged at line {damage.line} ({damage.reason}); open it in the window to recover it"}
+    return _game_entry(events, state, kind == "journal")
+
+
+def _game_entry(events: Sequence[Event], state: GameState, journal: bool) -> dict[str, Any]:
+    """The cache entry of a game whose log is ``events`` and state ``state``, kept in a journal or
+    a saved game: which game it is, how far it went and its numbers (see :func:`_read_entry`)."""
     game = None
     if state.over or had_a_roll(events):
         game = {
@@ -187,9 +193,26 @@ def _read_entry(path: Path) -> dict[str, Any]:
             "rules": state.rules.name,
             "scores": [player.score for player in state.players],
             "winners": list(state.winners),
-            "stats": [asdict(player) for player in stats],
+            "stats": [asdict(player) for player in state_stats(state)],
         }
-    return {"same": _same_game(events), "rank": [len(events), kind == "journal"], "game": game}
+    return {"same": _same_game(events), "rank": [len(events), journal], "game": game}
+
+
+def remember_game(home: Path, path: Path, game: Game) -> None:
+    """Keep the numbers of ``game``, as it stands in the file ``path`` of ``home``'s games folder (a
+    journal or a saved game), in the home's history cache, so that the next history need not read
+    that file. Called as a game ends; a file outside the games folder is not the history's, and a
+    cache that cannot be written only costs time."""
+    kind = game_file_kind(path)
+    if Path(os.path.abspath(path)).parent != Path(os.path.abspath(games_folder(home))) or kind is None:
+        return
+    try:
+        seen = path.stat()
+    except OSError:
+        return
+    entries = _load_cache(home)
+    entries[path.name] = {"seen": [seen.st_size, seen.st_mtime_ns], **_game_entry(game.events, game.state, kind == "journal")}
+    _save_cache(home, entries)
 
 
 def _entry_game(path: Path, game: dict[str, Any]) -> PlayedGame:
@@ -231,32 +254,45 @@ def _save_cache(home: Path, entries: dict[str, Any]) -> None:
         pass
 
 
-def read_games(home: Path) -> GamesRead:
+def read_games(home: Path, workers: int = 1) -> GamesRead:
     """Read every game of ``home``'s games folder; nothing there is changed. What each file holds is
     kept in the home's history cache (:data:`CACHE_FILE`) under its size and time of change, so a
     file is read again only once it changes; each game's log is let go once added up, so memory
-    does not grow with the games' length."""
+    does not grow with the games' length. ``workers`` above 1 reads many files not in the cache in
+    that many processes at once (:func:`read_workers`), with the same result."""
     folder = games_folder(home)
     cached = _load_cache(home)
     entries: dict[str, Any] = {}
-    kept: dict[str, tuple[list[Any], PlayedGame | None]] = {}
-    skipped: list[Skipped] = []
+    found: list[tuple[Path, dict[str, Any] | Skipped, PlayedGame | None]] = []
+    to_read: list[Path] = []
     for path in _game_files(folder):
         try:
             seen = path.stat()
         except OSError as exc:
-            skipped.append(Skipped(path, _problem(path, exc)))
+            found.append((path, Skipped(path, _problem(path, exc)), None))
             continue
         fingerprint = [seen.st_size, seen.st_mtime_ns]
         entry = cached.get(path.name)
+        game = None
         try:
             if not isinstance(entry, dict) or entry.get("seen") != fingerprint:
                 raise KeyError(path.name)
             game = _entry_from_cache(path, entry)
         except (KeyError, TypeError, ValueError):
-            entry = {"seen": fingerprint, **_read_entry(path)}
-            game = _entry_from_cache(path, entry)
+            entry = {"seen": fingerprint}
+            to_read.append(path)
         entries[path.name] = entry
+        found.append((path, entry, game))
+    fresh = dict(zip(to_read, _read_entries(to_read, workers)))
+    kept: dict[str, tuple[list[Any], PlayedGame | None]] = {}
+    skipped: list[Skipped] = []
+    for path, entry, game in found:
+        if isinstance(entry, Skipped):
+            skipped.append(entry)
+            continue
+        if path in fresh:
+            entry.update(fresh[path])
+            game = _entry_from_cache(path, entry)
         if "skipped" in entry:
             skipped.append(Skipped(path, str(entry["skipped"])))
             continue
@@ -273,6 +309,33 @@ def read_games(home: Path) -> GamesRead:
         _oldest_first([game for game in games if not game.winners]),
         tuple(sorted(skipped, key=lambda s: s.path)),
     )
+
+
+PARALLEL_FROM = 64
+"""The fewest files to read for :func:`read_games` to share them among processes: fewer are read
+sooner than processes start."""
+
+
+def read_workers() -> int:
+    """How many processes :func:`read_games` may read in: the processors this process may run on,
+    at most 4 (each holds its own copy of the program, so memory grows with them, not with the games)."""
+    try:
+        processors = len(os.sched_getaffinity(0))
+    except AttributeError:
+        processors = os.cpu_count() or 1
+    return max(1, min(processors, 4))
+
+
+def _read_entries(paths: list[Path], workers: int) -> Iterable[dict[str, Any]]:
+    """:func:`_read_entry` of each of ``paths``, in order: in ``workers`` processes at once where
+    there are many, each handed a batch of files at a time."""
+    if workers <= 1 or len(paths) < PARALLEL_FROM:
+        return map(_read_entry, paths)
+    methods = multiprocessing.get_all_start_methods()
+    # A process started by fork shares the program already loaded; spawn loads it again where there is no fork.
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(workers) as pool:
+        return pool.map(_read_entry, paths, chunksize=max(1, min(32, len(paths) // (4 * workers))))
 
 
 def _entry_from_cache(path: Path, entry: dict[str, Any]) -> PlayedGame | None:
@@ -607,10 +670,11 @@ def summarise(read: GamesRead, merges: Merges | None = None, player: str | None 
     return History(len(games), len(unfinished), read.skipped, tuple(players), tuple(head_to_head), records)
 
 
-def history_of(home: Path, player: str | None = None, rules: str | None = None) -> History:
-    """The history of every game of ``home``, its merges applied (see :func:`summarise`)."""
+def history_of(home: Path, player: str | None = None, rules: str | None = None, workers: int = 1) -> History:
+    """The history of every game of ``home``, its merges applied (see :func:`summarise`); ``workers``
+    as :func:`read_games` takes it."""
     merges, problem = load_merges(home)
-    return replace(summarise(read_games(home), merges, player, rules), notes=(problem,) if problem else ())
+    return replace(summarise(read_games(home, workers), merges, player, rules), notes=(problem,) if problem else ())
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from scorekeeper.coach import CoachError, Policy, policy_for, rules_key
-from scorekeeper.game import Banked, Event, GameStarted, GameState, Kept, Outcome
-from scorekeeper.game.state import start
-from scorekeeper.stats.replay import replay, standing_actions
+from scorekeeper.game import Banked, Event, GameStarted, GameState, Outcome
+from scorekeeper.game.state import TurnRecord
+from scorekeeper.stats.replay import final_state, replay
+
+if TYPE_CHECKING:
+    # The coach (and numpy under it) is imported only where a coach is asked for: the history needs none.
+    from scorekeeper.coach import Policy
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ def coach_for(events: Iterable[Event]) -> Policy | None:
     >>> coach_for(Game.new(load_rules("flip"), ["Ann"]).events) is None
     True
     """
+    from scorekeeper.coach import CoachError, policy_for
+
     started = next(iter(events), None)
     if not isinstance(started, GameStarted):
         return None
@@ -100,25 +106,14 @@ def _forgone(policy: Policy, events: Iterable[Event]) -> dict[int, tuple[float, 
     return lost
 
 
-def _final_and_hot_dice(events: list[Event]) -> tuple[GameState, dict[int, int]]:
-    """The state the log leads to, and per seat how many keeps made hot dice, in one replay."""
-    state = start(standing_actions(events)[0])
-    hot: dict[int, int] = {}
-    for step in replay(events):
-        state = step.after
-        before, after = step.before.turn, step.after.turn
-        if isinstance(step.action, Kept) and before is not None and after is not None and after.hot_dice > before.hot_dice:
-            hot[before.player] = hot.get(before.player, 0) + 1
-    return state, hot
-
-
 def player_stats(events: Iterable[Event], policy: Policy | None = None) -> list[PlayerStats]:
     """Statistics of every player, in seat order; ``policy`` (for the game's rules) adds the coach's view."""
     return game_stats(events, policy)[1]
 
 
 def game_stats(events: Iterable[Event], policy: Policy | None = None) -> tuple[GameState, list[PlayerStats]]:
-    """The state the log leads to and :func:`player_stats`, from one replay of the log.
+    """The state the log leads to and :func:`player_stats`, from one replay of the log (one more
+    for the coach's view).
 
     >>> from scorekeeper.game import Game
     >>> from scorekeeper.rules import load_rules
@@ -130,27 +125,48 @@ def game_stats(events: Iterable[Event], policy: Policy | None = None) -> tuple[G
     ('Bob', 1, 2, 2, 1)
     """
     listed = list(events)
-    state, hot = _final_and_hot_dice(listed)
-    coached = policy is not None and rules_key(policy.rules) == rules_key(state.rules)
-    forgone = _forgone(policy, listed) if policy is not None and coached else {}
+    state = final_state(listed)
+    if policy is None:
+        return state, state_stats(state)
+    from scorekeeper.coach import rules_key
+
+    coached = rules_key(policy.rules) == rules_key(state.rules)
+    return state, state_stats(state, _forgone(policy, listed) if coached else None)
+
+
+def state_stats(state: GameState, forgone: dict[int, tuple[float, int]] | None = None) -> list[PlayerStats]:
+    """Every player's statistics, in seat order, from the state a game's log leads to (its turns
+    and the turn being played); ``forgone`` adds the coach's view (what :func:`_forgone` finds).
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    >>> game.roll("1 1 1 5 5 5"); game.keep("1 1 1 5 5 5"); game.roll("1 2 3 3 4 6")
+    >>> [(player.name, player.turns, player.hot_dice) for player in state_stats(game.state)]
+    [('Ann', 0, 1), ('Bob', 0, 0)]
+    """
+    records: list[list[TurnRecord]] = [[] for _ in state.players]
+    for record in state.history:
+        records[record.player].append(record)
     found = []
     for seat, player in enumerate(state.players):
-        records = [record for record in state.history if record.player == seat]
-        banked = [record.points for record in records if record.outcome is Outcome.BANKED]
-        lost, times = forgone.get(seat, (0.0, 0))
+        played = records[seat]
+        banked = [record.points for record in played if record.outcome is Outcome.BANKED]
+        lost, times = (forgone or {}).get(seat, (0.0, 0))
+        playing = state.turn.hot_dice if state.turn is not None and state.turn.player == seat else 0
         found.append(
             PlayerStats(
                 name=player.name,
-                turns=len(records),
-                farkles=sum(record.outcome is Outcome.FARKLED for record in records),
+                turns=len(played),
+                farkles=sum(record.outcome is Outcome.FARKLED for record in played),
                 banked_turns=len(banked),
                 banked=sum(banked),
                 best_turn=max(banked, default=0),
-                penalties=sum(record.penalty for record in records),
-                left_on_table=lost if coached else None,
+                penalties=sum(record.penalty for record in played),
+                left_on_table=None if forgone is None else lost,
                 banks_against_advice=times,
-                hot_dice=hot.get(seat, 0),
-                longest_farkle_streak=max((record.farkles_in_a_row for record in records), default=0),
+                hot_dice=sum(record.hot_dice for record in played) + playing,
+                longest_farkle_streak=max((record.farkles_in_a_row for record in played), default=0),
             )
         )
-    return state, found
+    return found

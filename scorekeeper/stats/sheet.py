@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from scorekeeper.coach import Policy
 from scorekeeper.game import Event
 from scorekeeper.stats.fairness import face_counts, fairness
 from scorekeeper.stats.players import player_stats
+
+if TYPE_CHECKING:
+    from scorekeeper.coach import Policy
 
 HEADER = ("Player", "Turns", "Farkles", "Farkle rate", "Average turn", "Best turn", "Banked per turn",
           "Left on the table")
