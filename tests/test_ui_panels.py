@@ -451,3 +451,20 @@ def test_the_new_game_dialog_offers_piggyback(qtbot: QtBot) -> None:
     dialog.preset.setCurrentText("flip")  # the cards leave no dice: said, and no game starts
     dialog.update_rules()
     assert dialog.setup() is None and "piggyback needs kind = 'dice'" in dialog.error.text()
+
+
+def test_the_new_game_dialog_offers_the_wild_die_and_spicy(qtbot: QtBot) -> None:
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    assert "one die of another colour counts as any face when it shows a 1" in dialog.variants["wild-die"].text()
+    assert "a combination holding a die that shows its red-pip face scores double" in dialog.variants["spicy"].text()
+    dialog.variants["wild-die"].setChecked(True)
+    dialog.variants["spicy"].setChecked(True)
+    setup = dialog.setup()
+    assert setup is not None and setup.rules.name == "retail+spicy+wild-die"
+    assert setup.rules.scoring.wild_die and setup.rules.scoring.spicy
+    assert "Wild die: the die of another colour (typed 1w)" in dialog.summary.text()
+    assert "Spicy: each die has one face with red pips (typed 5r)" in dialog.summary.text()
+    dialog.preset.setCurrentText("flip")  # the cards have no dice to mark: said, and no game starts
+    dialog.update_rules()
+    assert dialog.setup() is None and "needs kind = 'dice'" in dialog.error.text()
