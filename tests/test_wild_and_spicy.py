@@ -33,6 +33,9 @@ from scorekeeper.rules import (
     score_roll,
     variant_names,
 )
+from scorekeeper.scoreboard.table_mode import table_board
+from scorekeeper.serve.board import board_of
+from scorekeeper.serve.page import board_html
 
 WILD = load_rules("retail+wild-die")
 SPICY = load_rules("retail+spicy")
@@ -202,3 +205,18 @@ def test_score_shows_marked_dice_and_what_the_variants_did(capsys: pytest.Captur
     assert answer["roll"] == [6, "1w", "5r"] and answer["best"] == {"keep": ["1w", "5r"], "points": 200}
     assert main(["score", "--rules", "retail", "1w", "5"]) == 2
     assert "'1w': this game plays without a wild die; add the variant wild-die" in capsys.readouterr().err
+
+
+def test_the_phones_and_table_mode_show_the_marks() -> None:
+    game = Game.new(BOTH, ["Ann", "Bob"])
+    game.roll("1w 2 2 6 5r 3")
+    board = board_of(game.events)
+    assert board.last_roll is not None and board.last_roll.marks == ("w", "", "", "", "r", "")
+    html = board_html(board)
+    assert '<span class="die wild" title="wild 1">\u2680<span class="pips">1w</span></span>' in html
+    assert '<span class="die red" title="red 5">\u2684<span class="pips">5r</span></span>' in html
+    assert table_board(game.state).roll == "1w 2 2 3 5r 6"
+    plain = Game.new(load_rules("retail"), ["Ann"])
+    plain.roll("1 2 2 6 5 3")
+    assert board_of(plain.events).last_roll.marks == ()  # type: ignore[union-attr]
+    assert '<span class="die" title="1">\u2680<span class="pips">1</span></span>' in board_html(board_of(plain.events))
