@@ -522,7 +522,8 @@ def _marked_split(scoring: Scoring, keep: Dice) -> Split | None:
     _check_scoring_marks(scoring, keep)
     wild = next((i for i, (face, mark) in enumerate(keep.dice) if "w" in mark and face == 1), None)
     best: Split | None = None
-    for stand_in in FACES if wild is not None else (1,):
+    # every face the wild 1 may stand for; one pass, each die its own face, where there is no wild 1
+    for stand_in in FACES if wild is not None else (0,):
         stood = [(die, stand_in if i == wild else die[0]) for i, die in enumerate(keep.dice)]
         total = 0
         parts: list[Combination] = []
