@@ -34,7 +34,7 @@ from scorekeeper.game.events import (
     Undone,
 )
 from scorekeeper.game.state import GameState, apply, check_target, refuse_missing_dice, start
-from scorekeeper.rules import Dice, IllegalAction, RuleSet
+from scorekeeper.rules import Dice, DieToken, IllegalAction, RuleSet
 
 EventSink = Callable[[Event], None]
 """Called with each event after it is checked and before the game takes it: a journal
@@ -151,9 +151,13 @@ class Game:
 
     def act(self, action: Action) -> None:
         """Take one new step of play, or raise and change nothing. A keep from a roll with dice
-        missing is refused (``refuse_missing_dice``)."""
+        missing is refused (``refuse_missing_dice``); a keep named without marks is written down as
+        the roll's dice it names (``1 5`` from ``1w 5 3`` is ``1w 5``)."""
         if isinstance(action, Kept):
             refuse_missing_dice(self._state, f"keep {action.dice}")
+            scored = self._state.roll_score()
+            if scored is not None:
+                action = Kept(scored.matched(action.dice))
         self._step(action)
 
     def _step(self, action: Action) -> None:
@@ -199,8 +203,9 @@ class Game:
         """The current player rolled these dice."""
         self.act(DiceRolled(_dice(dice), source))
 
-    def correct(self, was: int | None, now: int | None) -> None:
-        """A die of the roll on the table reads ``was`` but shows ``now`` (None: missed, or not a die)."""
+    def correct(self, was: DieToken | None, now: DieToken | None) -> None:
+        """A die of the roll on the table reads ``was`` but is ``now`` (None: missed, or not a die;
+        a die token may carry its mark, ``"1w"``)."""
         self.act(DieCorrected(was, now))
 
     def keep(self, dice: Dice | str | Iterable[int]) -> None:

@@ -39,6 +39,8 @@ from scorekeeper.rules import (
     most_points,
     RuleSet,
     Ties,
+    check_marks,
+    read_die,
     score_roll,
 )
 from scorekeeper.game.history import TurnHistory
@@ -101,6 +103,8 @@ class Pot:
     """The points banked, which the next player adds to their turn by piggybacking."""
     banker: int
     """Seat of the player who banked them."""
+    wild_aside: bool = False
+    """Wild-die variant: the banker had set the wild die aside, so it is not among the dice left."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,9 @@ class TurnState:
     """Piggyback variant: the pot the player may still take on or turn down (before the first roll)."""
     pot: int = 0
     """Piggyback variant: points taken on from the last player's bank, part of :attr:`total`."""
+    wild_aside: bool = False
+    """Wild-die variant: the wild die lies among the dice set aside (kept since the dice were last
+    all picked up, or by the banker whose dice were taken on), so it is not among the dice to roll."""
 
     @property
     def set_aside(self) -> tuple[int, ...]:
@@ -401,7 +408,15 @@ def _roll(state: GameState, action: DiceRolled) -> GameState:
         raise IllegalRoll(f"{what}: a roll needs at least one die")
     if len(action.dice) > turn.dice_left:
         raise IllegalRoll(f"{what}: {len(action.dice)} dice, but {_who(state)} has only {turn.dice_left} to roll")
+    _check_marks(state, action.dice, what)
     return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice), offer=None))
+
+
+def _check_marks(state: GameState, dice: Dice, what: str) -> None:
+    try:
+        check_marks(state.rules, dice)
+    except IllegalRoll as exc:
+        raise IllegalRoll(f"{what}: {exc}") from None
 
 
 def _correction_words(action: DieCorrected) -> str:
@@ -419,18 +434,20 @@ def _correct(state: GameState, action: DieCorrected) -> GameState:
         raise IllegalAction(f"{what}: there is no roll on the table to correct")
     if action.was == action.now:
         raise IllegalAction(f"{what}: the correction changes nothing")
-    dice = list(turn.roll.values)
+    dice = list(turn.roll.dice)
     if action.was is not None:
-        if action.was not in dice:
+        was = read_die(action.was)
+        if was not in dice:
             raise IllegalRoll(f"{what}: there is no {action.was} in the roll {turn.roll}")
-        dice.remove(action.was)
+        dice.remove(was)
     if action.now is not None:
-        dice.append(action.now)
-    corrected = Dice(dice)
+        dice.append(read_die(action.now))
+    corrected = Dice((face for face, _ in dice), (mark for _, mark in dice))
     if not len(corrected):
         raise IllegalRoll(f"{what}: that would leave no dice in the roll")
     if len(corrected) > turn.dice_left:
         raise IllegalRoll(f"{what}: {len(corrected)} dice, but only {turn.dice_left} are in play")
+    _check_marks(state, corrected, what)
     return replace(state, turn=replace(turn, roll=corrected, rolls=(*turn.rolls[:-1], corrected)))
 
 
@@ -455,11 +472,14 @@ def _keep(state: GameState, action: Kept) -> GameState:
     scored = score_roll(state.rules, turn.roll)
     option = scored.option_for(action.dice)
     keeps, total = (*turn.keeps, option), turn.total + option.points
-    if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
+    if scored.wins and len(option.keep) == ALL_DICE:
         return _instant_win(state, replace(turn, roll=None, keeps=keeps, total=total))
     dice_left = turn.dice_left - len(option.keep)
     hot = dice_left == 0 and state.rules.turn.hot_dice
-    turn = replace(turn, roll=None, keeps=keeps, total=total, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot)
+    aside = (turn.wild_aside or any("w" in mark for mark in option.keep.marks)) and not hot
+    turn = replace(
+        turn, roll=None, keeps=keeps, total=total, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot, wild_aside=aside
+    )
     return replace(state, turn=turn)
 
 
@@ -502,7 +522,8 @@ def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
     if isinstance(action, FreshDice):
         return replace(state, turn=replace(turn, offer=None))
     return replace(
-        state, turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice)
+        state,
+        turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice, wild_aside=offer.wild_aside),
     )
 
 
@@ -631,7 +652,7 @@ def _pot_left(state: GameState, outcome: Outcome) -> Pot | None:
         return None
     if turn.entered or turn.dice_left == 0 or state.rules.kind is not GameKind.DICE:
         return None
-    return Pot(dice=turn.dice_left, points=turn.total, banker=turn.player)
+    return Pot(dice=turn.dice_left, points=turn.total, banker=turn.player, wild_aside=turn.wild_aside)
 
 
 def _settle(state: GameState, contenders: tuple[int, ...]) -> GameState:
