@@ -17,6 +17,7 @@ from scorekeeper.stats.history import (
     MERGES_FILE,
     HistoryError,
     PlayerRecord,
+    Record,
     history_of,
     load_merges,
     merge_players,
@@ -77,6 +78,13 @@ def test_head_to_head_and_the_records_with_their_games(home: Path) -> None:
     assert biggest.game.name in ("g1.jsonl", "g1-saved.json")
     assert (fastest.what, fastest.player, fastest.value, fastest.game.name) == ("fastest win", "BOB", 2, "g2.jsonl")
     assert str(fastest) == "fastest win: 2 turns, BOB, Mon 2 Nov 2026, 20:00 (g2.jsonl)"
+
+
+def test_a_win_in_one_turn_is_said_in_the_singular() -> None:
+    won = Record("fastest win", "Ann", 1, Path("g9.jsonl"), G1_DAY)
+    assert won.amount == "1 turn"
+    assert str(won).startswith("fastest win: 1 turn, Ann, ")
+    assert Record("biggest turn", "Ann", 1_250, Path("g9.jsonl"), G1_DAY).amount == "1,250 points"
 
 
 def test_unfinished_games_are_counted_apart_and_damaged_ones_skipped_with_a_note(home: Path) -> None:

@@ -518,9 +518,15 @@ class Record:
     started_at: str
     """When that game began, ISO 8601."""
 
+    @property
+    def amount(self) -> str:
+        """The record's value in words: ``"1,250 points"``, ``"1 turn"``, ``"9 turns"``."""
+        if self.what == "biggest turn":
+            return f"{self.value:,} points"
+        return f"{self.value:,} turn{'' if self.value == 1 else 's'}"
+
     def __str__(self) -> str:
-        amount = f"{self.value:,} points" if self.what == "biggest turn" else f"{self.value} turns"
-        return f"{self.what}: {amount}, {self.player}, {when(self.started_at)} ({self.game.name})"
+        return f"{self.what}: {self.amount}, {self.player}, {when(self.started_at)} ({self.game.name})"
 
 
 @dataclass(frozen=True)

@@ -161,8 +161,7 @@ def head_to_head_rows(history: History, player: str) -> list[tuple[str, ...]]:
 
 def record_row(record: Record) -> tuple[str, ...]:
     """A record's cells under :data:`RECORD_COLUMNS`."""
-    amount = f"{record.value:,} points" if record.what == "biggest turn" else f"{record.value} turns"
-    return (record.what.capitalize(), amount, record.player, when(record.started_at), record.game.name)
+    return (record.what.capitalize(), record.amount, record.player, when(record.started_at), record.game.name)
 
 
 def _table(model: QAbstractItemModel) -> QTableView:
