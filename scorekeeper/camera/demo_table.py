@@ -46,6 +46,15 @@ DEMO_LOOKS = (
 )
 """Dice that stand out on the demo's green felt."""
 
+DEMO_WILD_LOOKS = (
+    DieLook(body=(190, 90, 30), pips=(240, 240, 240), corner=0.18),
+    DieLook(body=(40, 210, 240), pips=(25, 25, 25), corner=0.12, gloss=0.6),
+    DieLook(body=(150, 40, 120), pips=(240, 240, 240), corner=0.22),
+    DieLook(body=(30, 150, 235), pips=(25, 25, 25), corner=0.15),
+)
+"""The wild die thrown with each of ``DEMO_LOOKS``: a body colour of its own (blue among white
+dice, yellow among red, purple among ivory, orange among black)."""
+
 OPENING_FRAMES = 15
 """Frames of empty table before the demo's first throw (half a second)."""
 
@@ -125,10 +134,26 @@ class Choreography:
                 return x, y, float(self.rng.uniform(0, 360))
         raise ValueError(f"no room for another die of {s:.0f} px on a {self.width}x{self.height} table")
 
-    def throw(self, values: Sequence[int], frames: int = 24, spots: Sequence[tuple[float, float]] | None = None) -> None:
+    def throw(
+        self,
+        values: Sequence[int],
+        frames: int = 24,
+        spots: Sequence[tuple[float, float]] | None = None,
+        *,
+        looks: Sequence[DieLook] | None = None,
+        wild: int | None = None,
+    ) -> None:
         """Throw dice in from the bottom edge: they fly tumbling and blurred, slow down, and land
         (each at its own moment within ``frames``) showing ``values``, at ``spots`` or free places,
-        some against a die already lying there."""
+        some against a die already lying there. ``looks`` gives each die its own look (the film's
+        set look otherwise); die ``wild`` of them is the wild die."""
+        if looks is not None and len(looks) != len(values):
+            raise ValueError(f"a throw needs one look per die, got {len(looks)} looks for {len(values)} dice")
+        if wild is not None and not 0 <= wild < len(values):
+            raise ValueError(f"the wild die must be one of the {len(values)} dice thrown, got index {wild}")
+        if wild is not None and any(d.wild for d in self.dice):
+            raise ValueError("the wild die already lies on the table; a throw cannot hold a second one")
+        dice_looks = list(looks) if looks is not None else [self.look] * len(values)
         s = self.size
         taken = [(d.x, d.y, d.size, d.angle) for d in self.dice]
         targets: list[tuple[float, float, float]] = []
@@ -146,9 +171,9 @@ class Choreography:
         resting = list(self.dice)
         for f in range(frames):
             poses = list(resting)
-            for start, end, land, faces, value, angle, spin in flights:
+            for k, (start, end, land, faces, value, angle, spin) in enumerate(flights):
                 if f >= land:
-                    poses.append(DiePose(end[0], end[1], s, angle + spin, value, self.look))
+                    poses.append(DiePose(end[0], end[1], s, angle + spin, value, dice_looks[k], wild=k == wild))
                     continue
                 u, u_next = f / land, (f + 1) / land
                 x = start[0] + (end[0] - start[0]) * _ease_out(u)
@@ -163,13 +188,16 @@ class Choreography:
                         s,
                         angle + spin * _ease_out(u),
                         value if late else faces[f // 3],
-                        self.look,
+                        dice_looks[k],
                         motion=(0.6 * vx, 0.6 * vy),
                         tumble=0.35 * (1 - u) / 0.2 if late else 0.9 - 0.4 * u,
+                        wild=k == wild,
                     )
                 )
             self._add(poses)
-        self.dice = resting + [DiePose(end[0], end[1], s, angle + spin, value, self.look) for _, end, _, _, value, angle, spin in flights]
+        self.dice = resting + [
+            DiePose(end[0], end[1], s, angle + spin, value, dice_looks[k], wild=k == wild) for k, (_, end, _, _, value, angle, spin) in enumerate(flights)
+        ]
 
     def rest(self, frames: int) -> None:
         """The dice lie still."""
@@ -273,11 +301,26 @@ class Choreography:
 class DemoTable(BaseSource):
     """An endless, seeded film of Farkle rolls: throw, rest, now and then a knock, a camera bump or
     an exposure jump, then a hand sweeps the dice away and the next throw comes when the game
-    expects it (:meth:`expect`), with the dice it expects."""
+    expects it (:meth:`expect`), with the dice it expects.
+
+    With ``wild`` the set holds a wild die of a colour of its own (``DEMO_WILD_LOOKS``), thrown
+    as :meth:`expect_wild` says; with ``spicy`` each die thrown has one face with red pips, drawn
+    afresh for each die of each throw (a set with red bodies or red pips is swapped for white dice,
+    on which red pips stand out). The frames' labels mark both."""
 
     live = True
 
-    def __init__(self, width: int = 640, height: int = 480, *, seed: int = 0, realtime: bool = True, fps: float = 30.0) -> None:
+    def __init__(
+        self,
+        width: int = 640,
+        height: int = 480,
+        *,
+        seed: int = 0,
+        realtime: bool = True,
+        fps: float = 30.0,
+        wild: bool = False,
+        spicy: bool = False,
+    ) -> None:
         super().__init__(realtime)
         if not (160 <= width <= 4096 and 120 <= height <= 4096):
             raise ValueError(f"the demo table renders 160x120 to 4096x4096 px, not {width}x{height}")
@@ -290,6 +333,15 @@ class DemoTable(BaseSource):
         self._free = True
         self._lock = threading.Lock()
         self._film = Choreography(width, height, seed=seed)
+        self.wild = wild
+        """Whether the set holds a wild die."""
+        self.spicy = spicy
+        """Whether each die has a face with red pips."""
+        self._wild_in_throw: bool | None = None
+        if spicy and self._film.look in (DEMO_LOOKS[1], DEMO_LOOKS[2]):
+            self._film.look = DEMO_LOOKS[0]
+        self.wild_look = DEMO_WILD_LOOKS[DEMO_LOOKS.index(self._film.look)] if self._film.look in DEMO_LOOKS else DEMO_WILD_LOOKS[0]
+        """The wild die's look: a body colour of its own beside the set's (``DEMO_WILD_LOOKS``)."""
         # The table opens empty for a moment: the window starts its game meanwhile, so even the
         # first throw holds the player's dice.
         self._film.empty(OPENING_FRAMES)
@@ -302,6 +354,29 @@ class DemoTable(BaseSource):
         with self._lock:
             self._free = count is None
             self._asked = count if count else None
+
+    def expect_wild(self, in_throw: bool | None) -> None:
+        """Whether the wild die is among the next throws' dice, as the game knows it: False once
+        the player has set it aside, True when it is rolled again; None lets the demo choose (always
+        in a throw of six, else as often as a die picked at random would be). Safe from any thread."""
+        with self._lock:
+            self._wild_in_throw = in_throw
+
+    def _marked(self, count: int) -> tuple[list[DieLook] | None, int | None]:
+        """The looks of the next throw's ``count`` dice and which of them is the wild die, for a set
+        with a wild die or red faces (None, None for a plain set)."""
+        if not (self.wild or self.spicy):
+            return None, None
+        rng = np.random.default_rng([self.seed, self.rolls, 54])
+        with self._lock:
+            in_throw = self._wild_in_throw
+        if in_throw is None:
+            in_throw = count == 6 or rng.random() < count / 6
+        wild = int(rng.integers(count)) if self.wild and in_throw else None
+        looks = [self.wild_look if i == wild else self._film.look for i in range(count)]
+        if self.spicy:
+            looks = [replace(look, red_face=int(face)) for look, face in zip(looks, rng.integers(1, 7, size=count))]
+        return looks, wild
 
     def _next_roll(self) -> None:
         """Throw what the game expects: again after a sweep where the game took no roll from the
@@ -316,7 +391,8 @@ class DemoTable(BaseSource):
             self._queue.extend(film.drain())
             return
         count = count if count is not None and 1 <= count <= 6 else drawn
-        film.throw([int(v) for v in rng.integers(1, 7, size=count)], frames=int(rng.integers(18, 30)))
+        looks, wild = self._marked(count)
+        film.throw([int(v) for v in rng.integers(1, 7, size=count)], frames=int(rng.integers(18, 30)), looks=looks, wild=wild)
         film.rest(int(rng.integers(25, 45)))
         twist = rng.random()
         if twist < 0.15 and film.dice:

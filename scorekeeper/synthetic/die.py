@@ -1,5 +1,6 @@
-"""One die: its look (body, pips, corners, gloss, see-through and marbled bodies), its pose in a frame,
-drawing it into a patch of its own with its shadow, and a random look."""
+"""One die: its look (body, pips, corners, gloss, see-through and marbled bodies, a face with red
+pips), its pose in a frame (the wild die among them), drawing it into a patch of its own with its
+shadow, and a random look."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ PIP_LAYOUT: dict[int, tuple[tuple[int, int], ...]] = {
     6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
 }
 """Pip positions on a face in units of the pip spacing, centre (0, 0)."""
+
+RED_PIPS: BGR = (40, 30, 200)
+"""The red of a spicy die's red face, BGR."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,18 @@ class DieLook:
     recess: float = 0.0
     """0 flat printed pips .. 1 deep drilled pips, whose wall on the light's side is in shadow (with
     paint close to the body's colour, that shadow is most of what shows a pip)."""
+    red_face: int | None = None
+    """The face (1-6) whose pips are painted ``red_pips`` (a spicy game's die), or None."""
+    red_pips: BGR = RED_PIPS
+    """BGR colour of the red face's pips."""
+
+    def __post_init__(self) -> None:
+        if self.red_face is not None and self.red_face not in PIP_LAYOUT:
+            raise ValueError(f"a die's red face must be 1-6, got {self.red_face!r}")
+
+    def pips_on(self, value: int) -> BGR:
+        """The colour of the pips on the face showing ``value``."""
+        return self.red_pips if value == self.red_face else self.pips
 
 
 @dataclass(frozen=True)
@@ -70,6 +86,14 @@ class DiePose:
     """Motion blur during the exposure, px (dx, dy): a tumbling die."""
     tumble: float = 0.0
     """0 = resting flat; 0..1 = tipped mid-roll (top face skewed, sides showing)."""
+    wild: bool = False
+    """The wild die of a wild-die game (its look gives it a body colour of its own); labels mark it."""
+
+    @property
+    def mark(self) -> str:
+        """The die's mark as the rules write it: "w" on the wild die, "r" where the top face's
+        pips are red, "wr" both, "" neither."""
+        return ("w" if self.wild else "") + ("r" if self.value == self.look.red_face else "")
 
     @property
     def moving(self) -> bool:
@@ -203,7 +227,7 @@ def draw_die(
         return ((np.asarray(p, np.float32) - origin) * ss).round().astype(np.int32).reshape(-1, 1, 2)
 
     body = np.array(look.body, np.float32) / 255
-    pip = np.array(look.pips, np.float32) / 255
+    top_pip = np.array(look.pips_on(pose.value), np.float32) / 255
     canvas = np.zeros((ph, pw, 3), np.float32)
     cover = np.zeros((ph, pw), np.float32)
     opaque = np.zeros((ph, pw), np.float32)  # pips stay solid on see-through dice
@@ -240,7 +264,8 @@ def draw_die(
             c = p + u_axis * u + w_axis * w
             a2 = np.stack([u_axis, w_axis], 1) * look.pip_size
             side_pip = to_patch(_ellipse_poly(c, 1.0, a2))
-            cv2.fillPoly(canvas, [side_pip], tuple(float(v) for v in pip * shade))
+            side_pip_colour = np.array(look.pips_on(value), np.float32) / 255
+            cv2.fillPoly(canvas, [side_pip], tuple(float(v) for v in side_pip_colour * shade))
             cv2.fillPoly(opaque, [side_pip], 1.0)
 
     # Top face.
@@ -274,9 +299,9 @@ def draw_die(
         if look.recess > 0:
             cv2.fillPoly(canvas, [poly], tuple(float(v) for v in body * (1 - 0.7 * look.recess)))
             lit = c - light_dir * (pose.size * look.pip_size * 0.35 * look.recess)
-            cv2.fillPoly(canvas, [to_patch(_ellipse_poly(lit, 1.0 - 0.25 * look.recess, pip_axes))], tuple(float(v) for v in pip))
+            cv2.fillPoly(canvas, [to_patch(_ellipse_poly(lit, 1.0 - 0.25 * look.recess, pip_axes))], tuple(float(v) for v in top_pip))
         else:
-            cv2.fillPoly(canvas, [poly], tuple(float(v) for v in pip))
+            cv2.fillPoly(canvas, [poly], tuple(float(v) for v in top_pip))
         cv2.fillPoly(opaque, [poly], 1.0)
         if look.gloss > 0.4 and harsh:
             glint = c + affine[:, :2] @ (-light_dir * look.pip_size * 0.4)

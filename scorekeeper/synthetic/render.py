@@ -35,7 +35,8 @@ from scorekeeper.vision.detections import Detections
 
 def render(scene: Scene) -> tuple[NDArray[np.uint8], Detections]:
     """BGR uint8 image (height, width, 3) and the exact labels: one box (x0, y0, x1, y1 in image
-    pixels) and value per die whose top face is at least partly visible, confidence 1.0. The box
+    pixels), value and mark (the wild die, red pips on top: ``DiePose.mark``) per die whose top face
+    is at least partly visible, confidence 1.0. The box
     frames the visible part of the top face, the face that is read: side faces of a tilted view lie
     outside it, as in hand-labelled photos, and the boxes of touching dice do not overlap. A
     tumbling die is still labelled, with the value it will land on."""
@@ -61,6 +62,8 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         raise ValueError(f"unknown light {scene.light!r}; use one of {', '.join(LIGHTS)}")
     if scene.table.kind not in TABLE_KINDS:
         raise ValueError(f"unknown table kind {scene.table.kind!r}; use one of {', '.join(TABLE_KINDS)}")
+    if sum(pose.wild for pose in scene.dice) > 1:
+        raise ValueError(f"a scene holds at most one wild die, got {sum(pose.wild for pose in scene.dice)}")
     rng = np.random.default_rng(scene.seed)
     h, w = scene.height, scene.width
     harsh = scene.light == "harsh"
@@ -116,6 +119,7 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
         index.append(number)
     by_pose = np.argsort(np.array(index, np.int64), kind="stable")
     boxes, values, visible, index = [boxes[i] for i in by_pose], [values[i] for i in by_pose], [visible[i] for i in by_pose], [index[i] for i in by_pose]
+    marks = [scene.dice[number].mark for number in index]
 
     out = shot(img, scene.shift, scene.blur, noise_sigma(scene.light, scene.noise), scene.jpeg, rng)
 
@@ -123,5 +127,6 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
     arr[:, [0, 2]] = arr[:, [0, 2]].clip(0, w)
     arr[:, [1, 3]] = arr[:, [1, 3]].clip(0, h)
     keep = (arr[:, 2] > arr[:, 0]) & (arr[:, 3] > arr[:, 1])
-    labels = Detections(arr[keep], np.array(values, np.int64)[keep], np.ones(int(keep.sum()), np.float32))
+    kept_marks = tuple(mark for mark, kept in zip(marks, keep) if kept)
+    labels = Detections(arr[keep], np.array(values, np.int64)[keep], np.ones(int(keep.sum()), np.float32), marks=kept_marks)
     return out, labels, np.array(visible, np.float32)[keep], np.array(index, np.int64)[keep]

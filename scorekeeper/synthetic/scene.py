@@ -23,7 +23,8 @@ class Scene:
     height: int
     """Image height, px."""
     dice: tuple[DiePose, ...]
-    """The dice (labels follow this order; the drawing order is the camera's, see ``render.drawing_order``)."""
+    """The dice (labels follow this order; the drawing order is the camera's, see ``render.drawing_order``);
+    at most one of them is the wild die."""
     table: TableLook = field(default_factory=TableLook)
     """The table."""
     tilt: float = 0.0

@@ -8,6 +8,10 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+MARKS = ("", "w", "r", "wr")
+"""A die's marks as the rules write them: plain, the wild die, red pips showing, the wild die
+showing a red-pip face."""
+
 DEFAULT_UNSURE_BELOW = 0.5
 """The unsure line of readings whose reader measured none (the classical baseline, tests' stand-ins):
 dice read with less confidence are unsure and the window asks for a tap. The ONNX reader's readings
@@ -45,6 +49,9 @@ class Detections:
     dropped: NDArray[np.float32] = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     """(m, 4) boxes of finds left out because the reader was told how many dice there are and
     these were the least likely to be dice; empty when it read blind."""
+    marks: tuple[str, ...] = ()
+    """(n,) each die's mark as the rules write it (one of ``MARKS``: "w" the wild die, "r" red
+    pips showing, "wr" both, "" plain); empty given, all plain. At most one die is the wild one."""
 
     def __post_init__(self) -> None:
         boxes = np.asarray(self.boxes, dtype=np.float32).reshape(-1, 4)
@@ -62,6 +69,12 @@ class Detections:
         if len(boxes) and np.any(boxes[:, 2:] < boxes[:, :2]):
             raise ValueError(f"boxes must be x0, y0, x1, y1 with x1 >= x0 and y1 >= y0, got {boxes.tolist()}")
         dropped = np.asarray(self.dropped, dtype=np.float32).reshape(-1, 4)
+        marks = tuple(self.marks) or ("",) * len(values)
+        if len(marks) != len(values) or any(mark not in MARKS for mark in marks):
+            raise ValueError(f"detections need one mark per die, each one of {', '.join(repr(m) for m in MARKS)}; got {list(marks)} for {len(values)} dice")
+        if sum("w" in mark for mark in marks) > 1:
+            raise ValueError(f"a roll holds at most one wild die, got marks {list(marks)}")
+        object.__setattr__(self, "marks", marks)
         object.__setattr__(self, "boxes", boxes)
         object.__setattr__(self, "dropped", dropped)
         object.__setattr__(self, "values", values)
@@ -90,7 +103,7 @@ class Detections:
         """
         if line <= self.unsure_below:
             return self
-        return Detections(self.boxes, self.values, self.confidences, line, self.dropped)
+        return Detections(self.boxes, self.values, self.confidences, line, self.dropped, self.marks)
 
     def roll(self) -> list[int]:
         """The values, sorted: what the rules engine scores."""
@@ -99,18 +112,20 @@ class Detections:
     def __getitem__(self, index: Any) -> Detections:
         """The dice picked by a mask, slice or index array."""
         keep = np.arange(len(self))[index]
-        return Detections(self.boxes[keep], self.values[keep], self.confidences[keep], self.unsure_below, self.dropped)
+        marks = tuple(self.marks[i] for i in np.atleast_1d(keep))
+        return Detections(self.boxes[keep], self.values[keep], self.confidences[keep], self.unsure_below, self.dropped, marks)
 
     def to_json(self) -> list[dict[str, Any]]:
-        """One dict per die, as the command line prints them."""
+        """One dict per die, as the command line prints them; a marked die adds its ``mark``."""
         return [
             {
                 "box": [round(float(v), 1) for v in box],
                 "value": int(value),
                 "confidence": round(float(confidence), 4),
                 "unsure": bool(unsure),
+                **({"mark": mark} if mark else {}),
             }
-            for box, value, confidence, unsure in zip(self.boxes, self.values, self.confidences, self.unsure)
+            for box, value, confidence, unsure, mark in zip(self.boxes, self.values, self.confidences, self.unsure, self.marks)
         ]
 
 
