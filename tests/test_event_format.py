@@ -38,6 +38,10 @@ KNOWN = "started, player, rolled, corrected, kept, points, banked, farkled, pigg
         ({"type": "corrected", "was": None, "now": 4}, DieCorrected(None, 4, None, None)),
         ({"type": "corrected", "was": 2}, DieCorrected(2, None, None, None)),
         ({"type": "kept", "dice": [5, 1]}, Kept(Dice([1, 5]))),
+        ({"type": "rolled", "dice": [3, "1w", "5r"]}, DiceRolled(Dice([1, 3, 5], ["w", "", "r"]), "typed", None)),
+        ({"type": "kept", "dice": ["1wr", 5]}, Kept(Dice([1, 5], ["wr", ""]))),
+        ({"type": "corrected", "was": 1, "now": "1w"}, DieCorrected(1, "1w", None, None)),
+        ({"type": "corrected", "was": "5r", "now": None}, DieCorrected("5r", None, None, None)),
         ({"type": "points", "points": 350, "note": "the card"}, PointsEntered(350, "the card")),
         ({"type": "points", "points": -500}, PointsEntered(-500, "")),
         ({"type": "banked"}, Banked()),
@@ -69,8 +73,11 @@ def test_a_start_reads_back_with_its_whole_rules_target_and_time() -> None:
         ({"type": "kept", "dice": None}, "event {'type': 'kept', 'dice': None}: field 'dice' is missing or of the wrong type"),
         ({"type": "points", "points": True}, "event {'type': 'points', 'points': True}: field 'points' is missing or of the wrong type"),
         ({"type": "points", "points": 2.5}, "event {'type': 'points', 'points': 2.5}: field 'points' is missing or of the wrong type"),
-        ({"type": "corrected", "was": "3", "now": 5}, "event {'type': 'corrected', 'was': '3', 'now': 5}: field 'was' must be a face 1-6 or null"),
-        ({"type": "corrected", "was": 3, "now": True}, "event {'type': 'corrected', 'was': 3, 'now': True}: field 'now' must be a face 1-6 or null"),
+        ({"type": "corrected", "was": "3", "now": 5}, "event {'type': 'corrected', 'was': '3', 'now': 5}: field 'was' must be a face 1-6, a face with its marks such as '1w' or '5r', or null"),
+        ({"type": "corrected", "was": 3, "now": True}, "event {'type': 'corrected', 'was': 3, 'now': True}: field 'now' must be a face 1-6, a face with its marks such as '1w' or '5r', or null"),
+        ({"type": "corrected", "was": "1W", "now": 5}, "event {'type': 'corrected', 'was': '1W', 'now': 5}: field 'was' must be a face 1-6, a face with its marks such as '1w' or '5r', or null"),
+        ({"type": "rolled", "dice": [1, "5"]}, "event {'type': 'rolled', 'dice': [1, '5']}: die '5' in field 'dice' is not a face 1-6 or a face with its marks such as '1w' or '5r'"),
+        ({"type": "kept", "dice": ["5x"]}, "event {'type': 'kept', 'dice': ['5x']}: die '5x' in field 'dice' is not a face 1-6 or a face with its marks such as '1w' or '5r'"),
     ],
 )
 def test_a_malformed_line_is_refused_quoting_it_and_naming_the_field(line: Any, message: str) -> None:
@@ -112,3 +119,24 @@ def test_dice_no_game_can_roll_are_refused_quoting_the_line() -> None:
         event_from_dict(line)
     assert str(refused.value).startswith("event {'type': 'rolled', 'dice': [1, 7]}: ")
     assert "7" in str(refused.value).removeprefix("event {'type': 'rolled', 'dice': [1, 7]}: ")
+
+
+@pytest.mark.parametrize(
+    "event, line",
+    [
+        (DiceRolled(Dice.from_str("1w 5r 3 1")), {"type": "rolled", "dice": [1, "1w", 3, "5r"], "source": "typed"}),
+        (Kept(Dice.from_str("5 5r")), {"type": "kept", "dice": [5, "5r"]}),
+        (DieCorrected(2, "5r"), {"type": "corrected", "was": 2, "now": "5r"}),
+        (DiceRolled(Dice.from_str("6 1 5")), {"type": "rolled", "dice": [1, 5, 6], "source": "typed"}),
+    ],
+)
+def test_a_marked_die_is_written_as_its_token_and_a_plain_die_as_an_int(event: Any, line: dict[str, Any]) -> None:
+    assert event_to_dict(event) == line
+    assert event_from_dict(line) == event
+
+
+def test_two_wild_dice_in_one_roll_are_refused_quoting_the_line() -> None:
+    line = {"type": "rolled", "dice": ["1w", "3w"]}
+    with pytest.raises(EventFormatError) as refused:
+        event_from_dict(line)
+    assert str(refused.value) == f"event {line!r}: '1w 3w' has more than one wild die; mark only the die of the other colour with w"

@@ -1,7 +1,8 @@
 """Typed commands: what a line typed at the table means, for the window's dice line and ``play``.
 
 Digits are dice (a roll, or with a roll on the table the dice to keep), with or without spaces or
-commas; ``c`` corrects a misread die, written ``c 3 5`` or ``c35`` alike (``c - 5`` adds a missed 5,
+commas, each followed by its marks if it has any (``w`` the wild die, ``r`` red pips: ``1w 5r 3``);
+``c`` corrects a misread die, written ``c 3 5`` or ``c35`` alike (``c - 5`` adds a missed 5,
 ``c 4 -`` says the 4 is not a die). The single letters of :data:`STEPS` bank, call the Farkle, undo
 and redo: keys in the window, commands in ``play``. After a bank that left dice (the piggyback
 variant), the words of :data:`CHOICES` take on the pot (``pig``) or turn it down (``fresh``); a roll
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorekeeper.game.events import face_from_str
-from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.rules import Dice, DieToken, FarkleError
 from scorekeeper.safe_input import quote
 
 STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
@@ -21,20 +22,20 @@ STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
 CHOICES = {"pig": "piggyback", "piggyback": "piggyback", "fresh": "fresh dice"}
 """Words (either case) for the piggyback variant's choice, and the step each one takes: roll only
 the dice the last player left with their points in the pot, or six fresh dice."""
-DICE_CHARACTERS = "123456 ,"
-"""What a line of typed dice is made of."""
-FACE_CHARACTERS = "123456- ,"
-"""What may follow the ``c`` of a correction typed without a space (``c35``, ``c4-``)."""
+DICE_CHARACTERS = "123456 ,wrWR"
+"""What a line of typed dice is made of: faces, their mark letters, spaces and commas."""
+FACE_CHARACTERS = "123456- ,wrWR"
+"""What may follow the ``c`` of a correction typed without a space (``c35``, ``c4-``, ``c11w``)."""
 
 
 @dataclass(frozen=True)
 class Correction:
     """A correction typed: a die of the roll on the table is really another face."""
 
-    was: int | None
-    """The face read (None: a die that was not read at all)."""
-    now: int | None
-    """The face the die really shows (None: it is not a die)."""
+    was: DieToken | None
+    """The die read, with its mark if it had one (None: a die that was not read at all)."""
+    now: DieToken | None
+    """The die it really is, with its mark (None: it is not a die)."""
 
 
 def is_correction(line: str) -> bool:
@@ -48,43 +49,57 @@ def is_correction(line: str) -> bool:
 
 
 def parse_correction(line: str) -> Correction:
-    """``c 3 5`` / ``c35`` / ``c - 5`` / ``c4-``: the face read and the face it really is.
+    """``c 3 5`` / ``c35`` / ``c - 5`` / ``c4-``: the die read and the die it really is, each with its
+    marks if it has any (``c 1 1w``: the 1 is the wild die).
 
     >>> parse_correction("c35") == parse_correction("c 3 5") == Correction(3, 5)
     True
-    >>> parse_correction("c - 5"), parse_correction("C4-")
-    (Correction(was=None, now=5), Correction(was=4, now=None))
+    >>> parse_correction("c - 5"), parse_correction("C4-"), parse_correction("c11w")
+    (Correction(was=None, now=5), Correction(was=4, now=None), Correction(was=1, now='1w'))
     """
     words = line.strip()[1:].replace(",", " ").split()
     if len(words) == 2:
         return Correction(face_from_str(words[0]), face_from_str(words[1]))
-    faces = "".join(words)
-    if len(faces) != 2:
+    dice = _dice_words("".join(words))
+    if len(dice) != 2:
         raise FarkleError(
             f"correction {quote(line.strip())}: type c, the face read and the real face, "
-            "e.g. c35 or c 3 5 (- for a missed die or not a die)"
+            "e.g. c35 or c 3 5 (- for a missed die or not a die; 1w for the wild die, 5r for red pips)"
         )
-    return Correction(face_from_str(faces[0]), face_from_str(faces[1]))
+    return Correction(face_from_str(dice[0]), face_from_str(dice[1]))
+
+
+def _dice_words(text: str) -> list[str]:
+    """``"11w-"`` as its dice: ``["1", "1w", "-"]`` (a mark letter goes with the die before it)."""
+    dice: list[str] = []
+    for char in text:
+        if char.lower() in ("w", "r") and dice and dice[-1] != "-":
+            dice[-1] += char
+        else:
+            dice.append(char)
+    return dice
 
 
 def is_dice(line: str) -> bool:
-    """Whether ``line`` is typed dice: digits 1-6, spaces and commas.
+    """Whether ``line`` is typed dice: digits 1-6 with their mark letters, spaces and commas.
 
-    >>> is_dice("115 234"), is_dice("1,5"), is_dice("o1"), is_dice("  ")
-    (True, True, False, False)
+    >>> is_dice("115 234"), is_dice("1,5"), is_dice("1w 5r 3"), is_dice("o1"), is_dice("  "), is_dice("r")
+    (True, True, True, False, False, False)
     """
     text = line.strip()
-    return bool(text.replace(" ", "").replace(",", "")) and all(char in DICE_CHARACTERS for char in text)
+    return text[:1] in "123456" and bool(text) and all(char in DICE_CHARACTERS for char in text)
 
 
 def parse_dice(line: str) -> Dice:
-    """Typed dice, with or without spaces or commas.
+    """Typed dice, with or without spaces or commas, each followed by its marks if any.
 
-    >>> str(parse_dice("115 234"))
-    '1 1 2 3 4 5'
+    >>> str(parse_dice("115 234")), str(parse_dice("1w 5r 3"))
+    ('1 1 2 3 4 5', '1w 3 5r')
     """
     if not is_dice(line):
-        raise FarkleError(f"{quote(line)}: type the dice as digits 1-6, e.g. 115234")
+        raise FarkleError(
+            f"{quote(line)}: type the dice as digits 1-6, e.g. 115234 (with w after the wild die, r after a red-pip face: 1w 5r 3)"
+        )
     return Dice.from_str(line)
 
 

@@ -20,7 +20,7 @@ from scorekeeper.game.events import (
     Undone,
 )
 from scorekeeper.game.state import GameState, Outcome, TurnRecord
-from scorekeeper.rules import GameKind
+from scorekeeper.rules import DieToken, GameKind, read_die
 
 
 def describe_turn(record: TurnRecord, state: GameState) -> str:
@@ -82,18 +82,30 @@ def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
     return f"{ends}; with no points {penalty} takes nothing{again}: {name}'s score stays {record.score_after:,}."
 
 
-def tap_text(was: int | None, now: int | None) -> str:
-    """What a correction of one die does, in a few words: ``"the 2 is a 5"``, ``"added the missed 6"``."""
+def die_text(token: DieToken) -> str:
+    """One die in words, its marks said: ``"5"``, ``"wild 1"`` (the wild die), ``"red 5"`` (red pips).
+
+    >>> die_text(5), die_text("1w"), die_text("5r"), die_text("1wr")
+    ('5', 'wild 1', 'red 5', 'wild red 1')
+    """
+    face, mark = read_die(token)
+    words = (["wild"] if "w" in mark else []) + (["red"] if "r" in mark else [])
+    return " ".join([*words, str(face)])
+
+
+def tap_text(was: DieToken | None, now: DieToken | None) -> str:
+    """What a correction of one die does, in a few words: ``"the 2 is a 5"``, ``"added the missed 6"``,
+    ``"the 1 is a wild 1"``."""
     if was is None:
-        return f"added the missed {now}"
+        return f"added the missed {die_text(now)}" if now is not None else "added nothing"
     if now is None:
-        return f"took out the {was}: not a die"
+        return f"took out the {die_text(was)}: not a die"
     if was == now:
-        return f"the {was} stays a {was}, as read"
-    return f"the {was} is a {now}"
+        return f"the {die_text(was)} stays a {die_text(was)}, as read"
+    return f"the {die_text(was)} is a {die_text(now)}"
 
 
-def correction_text(was: int | None, now: int | None, state: GameState) -> str:
+def correction_text(was: DieToken | None, now: DieToken | None, state: GameState) -> str:
     """What a correction did, for the table to check: ``"Corrected: the 2 is a 5. The roll is now 1 1 5."``."""
     what = tap_text(was, now)
     what = f"Corrected: {what}" if was is not None and now is not None else what[0].upper() + what[1:]

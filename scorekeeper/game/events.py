@@ -8,6 +8,12 @@ derived from it (see :mod:`scorekeeper.game.state`).
 {'type': 'kept', 'dice': [1, 1, 5]}
 >>> event_from_dict({'type': 'kept', 'dice': [1, 1, 5]}) == event
 True
+
+A marked die (the wild die, a face with red pips) is written as its token, a string such as ``"1w"``,
+in the same list; a plain die stays an int, so a game of plain dice reads and writes as it always has.
+
+>>> event_to_dict(DiceRolled(Dice.from_str("1w 5r 3")))
+{'type': 'rolled', 'dice': ['1w', 3, '5r'], 'source': 'typed'}
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from scorekeeper.rules import Dice, FarkleError, IllegalAction, RuleSet, rules_from_table, rules_to_table
+from scorekeeper.rules import Dice, DieToken, FarkleError, IllegalAction, IllegalRoll, RuleSet, die_token, read_die, rules_from_table, rules_to_table
 from scorekeeper.safe_input import quote
 
 
@@ -61,10 +67,12 @@ class DieCorrected:
     """A die of the roll on the table was misread and is put right."""
 
     TYPE: ClassVar[str] = "corrected"
-    was: int | None
-    """The face that was read; None when the camera missed the die."""
-    now: int | None
-    """The face it really shows; None when what was read is not a die."""
+    was: DieToken | None
+    """The die that was read (its face, with its mark if it has one: ``"1w"``); None when the camera
+    missed the die."""
+    now: DieToken | None
+    """The die it really is (its face, with its mark: a tap may say it is the wild die, or that its
+    pips are red); None when what was read is not a die."""
     picture: str | None = None
     """File name of the tapped die's picture kept for training in the corrections folder, if one
     was: whether this step is in force (or undone) decides whether the reader learns from it, in
@@ -74,20 +82,24 @@ class DieCorrected:
     beside the journal like :attr:`DiceRolled.photo`; None when the tap kept none."""
 
 
-def face_from_str(text: str) -> int | None:
-    """A face typed for a correction: 1-6, or ``-`` for none (a missed die, or not a die).
+def face_from_str(text: str) -> DieToken | None:
+    """A die typed for a correction: a face 1-6 with its mark letters if any (``1w``, ``5r``), or
+    ``-`` for none (a missed die, or not a die).
 
-    >>> face_from_str("5"), face_from_str("-")
-    (5, None)
+    >>> face_from_str("5"), face_from_str("1w"), face_from_str("-")
+    (5, '1w', None)
     """
     if text == "-":
         return None
-    if text not in ("1", "2", "3", "4", "5", "6"):
-        raise FarkleError(f"{quote(text)} is not a face of a die (1-6), or '-'")
-    return int(text)
+    try:
+        return die_token(*read_die(text))
+    except IllegalRoll:
+        raise FarkleError(
+            f"{quote(text)} is not a face of a die (1-6) with its marks (w: the wild die, r: red pips), or '-'"
+        ) from None
 
 
-def face_to_str(face: int | None) -> str:
+def face_to_str(face: DieToken | None) -> str:
     """The inverse of :func:`face_from_str`."""
     return "-" if face is None else str(face)
 
@@ -223,7 +235,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     elif isinstance(event, PlayerAdded):
         data["name"] = event.name
     elif isinstance(event, DiceRolled):
-        data.update(dice=list(event.dice.values), source=event.source)
+        data.update(dice=event.dice.tokens(), source=event.source)
         if event.photo is not None:
             data["photo"] = event.photo
     elif isinstance(event, DieCorrected):
@@ -233,7 +245,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         if event.photo is not None:
             data["photo"] = event.photo
     elif isinstance(event, Kept):
-        data["dice"] = list(event.dice.values)
+        data["dice"] = event.dice.tokens()
     elif isinstance(event, PointsEntered):
         data.update(points=event.points, note=event.note)
     return data
@@ -246,11 +258,34 @@ def _field(data: dict[str, Any], name: str, kind: type[Any] | tuple[type[Any], .
     return value
 
 
-def _face(data: dict[str, Any], name: str) -> int | None:
+def _face(data: dict[str, Any], name: str) -> DieToken | None:
     value = data.get(name)
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise EventFormatError(f"event {quote(data)}: field {name!r} must be a face 1-6 or null")
-    return value
+    if value is None or _is_token(value):
+        return value
+    raise EventFormatError(
+        f"event {quote(data)}: field {name!r} must be a face 1-6, a face with its marks such as '1w' or '5r', or null"
+    )
+
+
+def _is_token(value: object) -> bool:
+    """Whether ``value`` is a die token as the events write it: an int 1-6, or a marked die's string."""
+    try:
+        face, mark = read_die(value)
+    except IllegalRoll:
+        return False
+    return die_token(face, mark) == value
+
+
+def _dice(data: dict[str, Any]) -> Dice:
+    tokens = _field(data, "dice", list)
+    if all(isinstance(token, int) for token in tokens):
+        return Dice(tokens)
+    odd = next((token for token in tokens if not isinstance(token, int) and not _is_token(token)), None)
+    if odd is not None:
+        raise EventFormatError(
+            f"event {quote(data)}: die {quote(odd)} in field 'dice' is not a face 1-6 or a face with its marks such as '1w' or '5r'"
+        )
+    return Dice.from_tokens(tokens)
 
 
 def _picture(data: dict[str, Any]) -> str | None:
@@ -289,11 +324,11 @@ def event_from_dict(data: Any) -> Event:
         if kind == PlayerAdded.TYPE:
             return PlayerAdded(_field(data, "name", str))
         if kind == DiceRolled.TYPE:
-            return DiceRolled(Dice(_field(data, "dice", list)), str(data.get("source", "typed")), _photo(data))
+            return DiceRolled(_dice(data), str(data.get("source", "typed")), _photo(data))
         if kind == DieCorrected.TYPE:
             return DieCorrected(_face(data, "was"), _face(data, "now"), _picture(data), _photo(data))
         if kind == Kept.TYPE:
-            return Kept(Dice(_field(data, "dice", list)))
+            return Kept(_dice(data))
         if kind == PointsEntered.TYPE:
             return PointsEntered(_field(data, "points", int), str(data.get("note", "")))
     except EventFormatError:

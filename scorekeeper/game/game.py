@@ -34,7 +34,7 @@ from scorekeeper.game.events import (
     Undone,
 )
 from scorekeeper.game.state import GameState, apply, check_target, refuse_missing_dice, start
-from scorekeeper.rules import Dice, IllegalAction, RuleSet
+from scorekeeper.rules import Dice, DieToken, IllegalAction, RuleSet
 
 EventSink = Callable[[Event], None]
 """Called with each event after it is checked and before the game takes it: a journal
@@ -199,8 +199,9 @@ class Game:
         """The current player rolled these dice."""
         self.act(DiceRolled(_dice(dice), source))
 
-    def correct(self, was: int | None, now: int | None) -> None:
-        """A die of the roll on the table reads ``was`` but shows ``now`` (None: missed, or not a die)."""
+    def correct(self, was: DieToken | None, now: DieToken | None) -> None:
+        """A die of the roll on the table reads ``was`` but is ``now`` (None: missed, or not a die;
+        a die token may carry its mark, ``"1w"``)."""
         self.act(DieCorrected(was, now))
 
     def keep(self, dice: Dice | str | Iterable[int]) -> None:

@@ -38,6 +38,8 @@ from scorekeeper.rules import (
     most_points,
     RuleSet,
     Ties,
+    check_marks,
+    read_die,
     score_roll,
 )
 from scorekeeper.game.history import TurnHistory
@@ -376,7 +378,15 @@ def _roll(state: GameState, action: DiceRolled) -> GameState:
         raise IllegalRoll(f"{what}: a roll needs at least one die")
     if len(action.dice) > turn.dice_left:
         raise IllegalRoll(f"{what}: {len(action.dice)} dice, but {_who(state)} has only {turn.dice_left} to roll")
+    _check_marks(state, action.dice, what)
     return replace(state, turn=replace(turn, roll=action.dice, rolls=(*turn.rolls, action.dice), offer=None))
+
+
+def _check_marks(state: GameState, dice: Dice, what: str) -> None:
+    try:
+        check_marks(state.rules, dice)
+    except IllegalRoll as exc:
+        raise IllegalRoll(f"{what}: {exc}") from None
 
 
 def _correction_words(action: DieCorrected) -> str:
@@ -394,18 +404,20 @@ def _correct(state: GameState, action: DieCorrected) -> GameState:
         raise IllegalAction(f"{what}: there is no roll on the table to correct")
     if action.was == action.now:
         raise IllegalAction(f"{what}: the correction changes nothing")
-    dice = list(turn.roll.values)
+    dice = list(turn.roll.dice)
     if action.was is not None:
-        if action.was not in dice:
+        was = read_die(action.was)
+        if was not in dice:
             raise IllegalRoll(f"{what}: there is no {action.was} in the roll {turn.roll}")
-        dice.remove(action.was)
+        dice.remove(was)
     if action.now is not None:
-        dice.append(action.now)
-    corrected = Dice(dice)
+        dice.append(read_die(action.now))
+    corrected = Dice((face for face, _ in dice), (mark for _, mark in dice))
     if not len(corrected):
         raise IllegalRoll(f"{what}: that would leave no dice in the roll")
     if len(corrected) > turn.dice_left:
         raise IllegalRoll(f"{what}: {len(corrected)} dice, but only {turn.dice_left} are in play")
+    _check_marks(state, corrected, what)
     return replace(state, turn=replace(turn, roll=corrected, rolls=(*turn.rolls[:-1], corrected)))
 
 

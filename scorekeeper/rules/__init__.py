@@ -27,14 +27,30 @@ from scorekeeper.rules.loading import (
     variant_names,
 )
 from scorekeeper.rules.ruleset import ANY_TARGET_FROM, MAX_TARGET, EndRules, FinalLap, GameKind, KindValue, RuleSet, Scoring, Ties, TurnRules
-from scorekeeper.rules.scoring import Combination, CombinationKind, Dice, KeepOption, RollScore, best_split, most_points, score_roll
+from scorekeeper.rules.scoring import (
+    MARKS,
+    Combination,
+    CombinationKind,
+    Dice,
+    DieToken,
+    KeepOption,
+    RollScore,
+    best_split,
+    check_marks,
+    die_token,
+    most_points,
+    read_die,
+    score_roll,
+)
 
 __all__ = [
     "ANY_TARGET_FROM",
+    "MARKS",
     "MAX_TARGET",
     "Combination",
     "CombinationKind",
     "Dice",
+    "DieToken",
     "EndRules",
     "FarkleError",
     "FinalLap",
@@ -53,11 +69,14 @@ __all__ = [
     "Ties",
     "TurnRules",
     "best_split",
+    "check_marks",
     "describe_rules",
+    "die_token",
     "load_rules",
     "most_points",
     "numbered_variants",
     "preset_names",
+    "read_die",
     "rules_from_table",
     "rules_to_table",
     "rules_to_toml",

@@ -30,16 +30,60 @@ from scorekeeper.safe_input import quote
 
 FACES = (1, 2, 3, 4, 5, 6)
 MAX_DICE = 6
+MARKS = ("", "r", "w", "wr")
+"""The marks a die may carry, in the order dice of one face sort: plain, red pips showing (the spicy
+variant), the wild die (the wild-die variant), the wild die showing a red-pip face."""
+
+DieToken = int | str
+"""One die as a game's events write it: its face as an int when it is plain, else the face followed by
+its mark letters as a string (``"1w"``, ``"5r"``, ``"1wr"``)."""
 
 
-@dataclass(frozen=True, order=True)
+def die_token(face: int, mark: str = "") -> DieToken:
+    """The token of a die showing ``face`` with ``mark``: the plain int, or the face and its letters.
+
+    >>> die_token(5), die_token(1, "w"), die_token(3, "wr")
+    (5, '1w', '3wr')
+    """
+    return face if not mark else f"{face}{mark}"
+
+
+def read_die(token: object) -> tuple[int, str]:
+    """The face and mark of a die token (an int 1-6, or a string such as ``"1w"``, ``"5r"``, ``"2"``);
+    :class:`IllegalRoll` quoting it when it is none. Mark letters may come in either order or case.
+
+    >>> read_die(4), read_die("1w"), read_die("6RW")
+    ((4, ''), (1, 'w'), (6, 'wr'))
+    >>> read_die("7w")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalRoll: die '7w' is not a face of a die (1-6) with its marks (w: the wild die, r: red pips)
+    """
+    if isinstance(token, int) and not isinstance(token, bool) and 1 <= token <= 6:
+        return token, ""
+    if isinstance(token, str) and 1 <= len(token) <= 3 and token[0] in "123456":
+        letters = token[1:].lower()
+        if len(set(letters)) == len(letters) and set(letters) <= {"w", "r"}:
+            return int(token[0]), "".join(sorted(letters, reverse=True))
+    raise IllegalRoll(f"die {quote(token)} is not a face of a die (1-6) with its marks (w: the wild die, r: red pips)")
+
+
+@dataclass(frozen=True, order=True, repr=False)
 class Dice:
-    """A handful of dice: a roll, or the dice kept from one. Always sorted.
+    """A handful of dice: a roll, or the dice kept from one. Always sorted, by face and then mark.
+
+    A die may carry a mark (:data:`MARKS`): written after its face, ``1w`` is the wild die showing
+    1, ``5r`` a 5 whose pips are red, ``1wr`` both. A roll holds at most one wild die.
 
     >>> Dice.from_str("6 1 5")
     Dice(values=(1, 5, 6))
     >>> str(Dice.from_str("615"))
     '1 5 6'
+    >>> marked = Dice.from_str("1w 1 5r 3")
+    >>> marked, str(marked), marked.tokens()
+    (Dice(values=(1, 1, 3, 5), marks=('', 'w', '', 'r')), '1 1w 3 5r', [1, '1w', 3, '5r'])
+    >>> marked.counts()
+    (2, 0, 1, 0, 1, 0)
     >>> Dice.from_str("1 7")
     Traceback (most recent call last):
     ...
@@ -48,46 +92,121 @@ class Dice:
 
     values: tuple[int, ...]
     """The faces, sorted ascending."""
+    marks: tuple[str, ...]
+    """Each die's mark (one of :data:`MARKS`), aligned with :attr:`values`; all ``""`` for plain dice."""
 
-    def __init__(self, values: Iterable[int]) -> None:
+    def __init__(self, values: Iterable[int], marks: Iterable[str] | None = None) -> None:
         given = tuple(values)
         for value in given:
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
                 raise IllegalRoll(f"die {quote(value)} in {quote(list(given))} is not a face of a die (1-6)")
+        if marks is None:
+            if len(given) > MAX_DICE:
+                shown = " ".join(str(value) for value in given)
+                raise IllegalRoll(f"{quote(shown)} has {len(given):,} dice; Farkle is played with six")
+            object.__setattr__(self, "values", tuple(sorted(given)))
+            object.__setattr__(self, "marks", ("",) * len(given))
+            return
+        signs = tuple(marks)
+        if len(signs) != len(given):
+            raise IllegalRoll(f"{quote(list(given))} has {len(given):,} dice but {len(signs):,} marks {quote(list(signs))}")
+        for sign in signs:
+            if sign not in MARKS:
+                raise IllegalRoll(f"mark {quote(sign)} in {quote(list(signs))} is not a die's mark (w: the wild die, r: red pips)")
+        shown = " ".join(str(die_token(face, sign)) for face, sign in zip(given, signs))
         if len(given) > MAX_DICE:
-            shown = " ".join(str(value) for value in given)
             raise IllegalRoll(f"{quote(shown)} has {len(given):,} dice; Farkle is played with six")
-        object.__setattr__(self, "values", tuple(sorted(given)))
+        if sum("w" in sign for sign in signs) > 1:
+            raise IllegalRoll(f"{quote(shown)} has more than one wild die; mark only the die of the other colour with w")
+        dice = sorted(zip(given, signs))
+        object.__setattr__(self, "values", tuple(face for face, _ in dice))
+        object.__setattr__(self, "marks", tuple(sign for _, sign in dice))
 
     @classmethod
     def from_str(cls, text: str) -> Dice:
-        """Read faces written as digits, with or without spaces or commas."""
-        digits = [char for char in text if not char.isspace() and char != ","]
-        for char in digits:
-            if char not in "123456":
+        """Read faces written as digits, with or without spaces or commas, each followed by its mark
+        letters if it has any (``1w 1 5r 3``)."""
+        dice: list[tuple[int, str]] = []
+        for char in text:
+            if char.isspace() or char == ",":
+                continue
+            if char in "123456":
+                dice.append((int(char), ""))
+            elif char.lower() in ("w", "r") and dice and char.lower() not in dice[-1][1]:
+                face, sign = dice[-1]
+                dice[-1] = read_die(f"{face}{sign}{char}")
+            elif char.lower() in ("w", "r"):
+                raise IllegalRoll(
+                    f"mark {char} in {quote(text)} follows no die or repeats; write it right after the die's face, "
+                    "e.g. 1w for the wild die showing 1 or 5r for a 5 with red pips"
+                )
+            else:
                 raise IllegalRoll(f"die {char} in {quote(text)} is not a face of a die (1-6)")
-        return cls(int(char) for char in digits)
+        return cls((face for face, _ in dice), (sign for _, sign in dice))
+
+    @classmethod
+    def from_tokens(cls, tokens: Iterable[object]) -> Dice:
+        """Dice from die tokens (:data:`DieToken`), as the events write them.
+
+        >>> Dice.from_tokens([5, "1w", 1]) == Dice.from_str("1 1w 5")
+        True
+        """
+        given = list(tokens)
+        try:
+            dice = [read_die(token) for token in given]
+        except IllegalRoll as exc:
+            raise IllegalRoll(f"{exc} in {quote(given)}") from None
+        return cls((face for face, _ in dice), (sign for _, sign in dice))
+
+    def tokens(self) -> list[DieToken]:
+        """The dice as die tokens: plain ones as ints, so plain dice write as they always have."""
+        return [die_token(face, sign) for face, sign in zip(self.values, self.marks)]
 
     def __str__(self) -> str:
-        return " ".join(str(value) for value in self.values)
+        return " ".join(str(token) for token in self.tokens())
+
+    def __repr__(self) -> str:
+        if not self.marked:
+            return f"Dice(values={self.values!r})"
+        return f"Dice(values={self.values!r}, marks={self.marks!r})"
 
     def __len__(self) -> int:
         return len(self.values)
 
+    @property
+    def marked(self) -> bool:
+        """Whether any die carries a mark."""
+        return any(self.marks)
+
+    @property
+    def dice(self) -> tuple[tuple[int, str], ...]:
+        """Each die as its face and mark, in order."""
+        return tuple(zip(self.values, self.marks))
+
     def counts(self) -> tuple[int, ...]:
-        """How many dice show each face 1-6."""
+        """How many dice show each face 1-6, whatever their marks."""
         return tuple(self.values.count(face) for face in FACES)
 
     def contains(self, other: Dice) -> bool:
-        """Whether ``other`` can be taken out of these dice."""
-        return all(mine >= theirs for mine, theirs in zip(self.counts(), other.counts()))
+        """Whether ``other`` can be taken out of these dice, each die with its mark."""
+        if not self.marked and not other.marked:
+            return all(mine >= theirs for mine, theirs in zip(self.counts(), other.counts()))
+        mine = self.dice
+        return all(mine.count(die) >= count for die, count in _tally(other.dice).items())
 
     def without(self, other: Dice) -> Dice:
-        """These dice less ``other`` (which must be among them)."""
-        left = list(self.values)
-        for value in other.values:
-            left.remove(value)
-        return Dice(left)
+        """These dice less ``other`` (which must be among them, marks and all)."""
+        left = list(self.dice)
+        for die in other.dice:
+            left.remove(die)
+        return Dice((face for face, _ in left), (sign for _, sign in left))
+
+
+def _tally(dice: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
+    counted: dict[tuple[int, str], int] = {}
+    for die in dice:
+        counted[die] = counted.get(die, 0) + 1
+    return counted
 
 
 class CombinationKind(enum.Enum):
@@ -292,6 +411,22 @@ def most_points(scoring: Scoring) -> int:
     return max(option.points for roll in rolls for option in _options(scoring, Dice(roll))[:1])
 
 
+def check_marks(rules: RuleSet, dice: Dice) -> None:
+    """Refuse, with :class:`IllegalRoll` quoting the die, a marked die the rules have no use for.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> check_marks(load_rules("retail"), Dice.from_str("1w 5"))
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.errors.IllegalRoll: '1w': this game plays without a wild die; add the variant wild-die
+    """
+    for face, mark in dice.dice:
+        if "w" in mark:
+            raise IllegalRoll(f"{quote(die_token(face, mark))}: this game plays without a wild die; add the variant wild-die")
+        if "r" in mark:
+            raise IllegalRoll(f"{quote(die_token(face, mark))}: this game plays without red-pip faces; add the variant spicy")
+
+
 def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
     """Every legal keep of ``roll`` under ``rules``, best first.
 
@@ -306,6 +441,7 @@ def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
     dice = roll if isinstance(roll, Dice) else Dice(roll)
     if not len(dice):
         raise IllegalRoll("a roll needs at least one die")
+    check_marks(rules, dice)
     wins = (
         rules.turn.six_of_a_kind_wins
         and len(dice) == MAX_DICE

@@ -31,7 +31,7 @@ from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.calibration import WHOLE_FRAME
 from scorekeeper.camera.settling import EventKind, SettleEvent
-from scorekeeper.rules import Dice, GameKind, IllegalRoll, score_roll
+from scorekeeper.rules import Dice, DieToken, GameKind, IllegalRoll, read_die, score_roll
 from scorekeeper.table_session.tap_pictures import TapPictures
 from scorekeeper.table_session.roll_pictures import draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.corrections import Box
@@ -165,10 +165,10 @@ class DiceOnTable:
         while self.drawn > standing:
             self.drawn -= 1
             undone = self.taps[self.drawn]
-            self.set_die(undone.box, undone.step.was)
+            self.set_die(undone.box, _face(undone.step.was))
         while self.drawn < standing:
             redone = self.taps[self.drawn]
-            self.set_die(redone.box, redone.step.now)
+            self.set_die(redone.box, _face(redone.step.now))
             self.drawn += 1
 
     @property
@@ -188,6 +188,11 @@ class DiceOnTable:
             self.boxes.append(box)
             self.values.append(face)
             self.unsure.append(False)
+
+
+def _face(die: DieToken | None) -> int | None:
+    """The face of a tapped die's token (the camera's dice carry no marks yet)."""
+    return None if die is None else read_die(die)[0]
 
 
 @dataclass(frozen=True, eq=False)
