@@ -49,8 +49,8 @@ def write(tmp_path: Path, text: str, name: str = "ours.toml") -> Path:
 
 def test_the_shipped_presets_and_variants_are_the_ones_the_texts_describe() -> None:
     assert preset_names() == ["flip", "house-2009", "pocket", "retail"]
-    # the issue 54 house rules: a penalty for each Farkle, and a penalty that may go below zero
-    assert sorted(variant_names()) == sorted([*VARIANTS, "farkle-penalty-N", "below-zero", "piggyback"])
+    # the issue 54 house rules: a penalty for each Farkle, one that may go below zero, piggyback, the wild die, spicy
+    assert sorted(variant_names()) == sorted([*VARIANTS, "farkle-penalty-N", "below-zero", "piggyback", "wild-die", "spicy"])
     assert all(description for description in variant_names().values())
 
 

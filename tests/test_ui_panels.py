@@ -13,6 +13,7 @@ from pytestqt.qtbot import QtBot
 from scorekeeper.game import DieCorrected, Game
 from scorekeeper.game.journal import read_journal
 from scorekeeper.rules import Dice, describe_rules, load_rules
+from scorekeeper.scoreboard.dice_pictures import PLAIN_BODY, RED_PIP, WILD_BODY
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
 from scorekeeper.ui.history import HistoryPanel, parse_steps, step_text
@@ -451,3 +452,50 @@ def test_the_new_game_dialog_offers_piggyback(qtbot: QtBot) -> None:
     dialog.preset.setCurrentText("flip")  # the cards leave no dice: said, and no game starts
     dialog.update_rules()
     assert dialog.setup() is None and "piggyback needs kind = 'dice'" in dialog.error.text()
+
+
+def test_the_new_game_dialog_offers_the_wild_die_and_spicy(qtbot: QtBot) -> None:
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    assert "one die of another colour counts as any face when it shows a 1" in dialog.variants["wild-die"].text()
+    assert "a combination holding a die that shows its red-pip face scores double" in dialog.variants["spicy"].text()
+    dialog.variants["wild-die"].setChecked(True)
+    dialog.variants["spicy"].setChecked(True)
+    setup = dialog.setup()
+    assert setup is not None and setup.rules.name == "retail+spicy+wild-die"
+    assert setup.rules.scoring.wild_die and setup.rules.scoring.spicy
+    assert "Wild die: the die of another colour (typed 1w)" in dialog.summary.text()
+    assert "Spicy: each die has one face with red pips (typed 5r)" in dialog.summary.text()
+    dialog.preset.setCurrentText("flip")  # the cards have no dice to mark: said, and no game starts
+    dialog.update_rules()
+    assert dialog.setup() is None and "needs kind = 'dice'" in dialog.error.text()
+
+
+def test_the_turn_panel_takes_a_typed_wild_and_spicy_roll_and_draws_it(qtbot: QtBot, tmp_path: Path) -> None:
+    controller = GameController(tmp_path / "home")
+    assert controller.start(load_rules("retail+wild-die+spicy"), ["Ann", "Bob"])
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    panel.show()
+    assert "1w" in panel.entry.placeholderText() and "w: the wild die, r: red pips" in panel.entry.placeholderText()
+    type_line(qtbot, panel, "1w 2 2 6 5r 3")
+    assert panel.roll.text() == "1w 2 2 3 5r 6"
+    assert panel.dice.isVisible()
+    assert [(look.face, look.body, look.pip == RED_PIP) for look in panel.dice.looks] == [
+        (1, WILD_BODY, False), (2, PLAIN_BODY, False), (2, PLAIN_BODY, False), (3, PLAIN_BODY, False), (5, PLAIN_BODY, True), (6, PLAIN_BODY, False),
+    ]
+    assert panel.dice.accessibleDescription() == "wild 1, 2, 2, 3, red 5, 6"
+    # the wild 1 as a 2 with the pair of 2s: 200; the red 5 alone 100: 300 the best keep
+    assert panel.keep_buttons[0].text() == "Keep 1w 2 2 5r: 300"
+    type_line(qtbot, panel, "1 2 2 5")  # typed without marks: the wild 1 and the red 5 are the only 1 and 5
+    turn = game_of(controller).state.turn
+    assert turn is not None and turn.total == 300 and str(turn.keeps[-1].keep) == "1w 2 2 5r"
+
+
+def test_the_turn_panel_draws_no_dice_where_no_die_is_marked(qtbot: QtBot, controller: GameController) -> None:
+    panel = TurnPanel(controller)
+    qtbot.addWidget(panel)
+    panel.show()
+    type_line(qtbot, panel, "115234")
+    assert panel.roll.text() == "1 1 2 3 4 5" and not panel.dice.isVisible()
+    assert panel.entry.placeholderText() == "type the dice, e.g. 115234, then Enter"

@@ -32,6 +32,8 @@ Commands:
   115           with a roll on the table: keep these dice (k 115 too)
   o1, o2, ...   keep that option of the roll on the table (o1 scores the most)
   c 3 5, c35    correct a misread die: the 3 is really a 5 (c - 5: add a missed 5; c 4 -: not a die)
+  1w 5r 2 3     wild-die and spicy variants: w after the wild die's face, r after a face with red pips
+                (c 1 1w: that 1 is the wild die); a keep typed without marks takes plain dice first
   f             Farkle: pass the dice (the roll scores nothing; in the card game: a Farkle card was drawn)
   p 400         the card game: enter a combination's points
   b             bank the turn

@@ -9,7 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
-from scorekeeper.rules import Dice, FarkleError, IllegalRoll, KeepOption, RollScore, RuleSet, score_roll
+from scorekeeper.rules import Dice, DieToken, FarkleError, IllegalRoll, KeepOption, RollScore, RuleSet, die_token, read_die, score_roll
 
 
 def add_parser(commands: Any) -> None:
@@ -25,15 +25,33 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="read one roll a line on standard input (digits, spaces optional), write one JSON object for each line",
     )
-    parser.add_argument("dice", nargs="*", help="the dice rolled, e.g. 1 1 5 3 4 6 or 115346")
+    parser.add_argument(
+        "dice", nargs="*", help="the dice rolled, e.g. 1 1 5 3 4 6 or 115346 (1w: the wild die showing 1, 5r: a red-pip 5)"
+    )
     parser.set_defaults(run=run)
 
 
 def _option(option: KeepOption | None) -> dict[str, Any] | None:
-    return None if option is None else {"keep": list(option.keep.values), "points": option.points}
+    return None if option is None else {"keep": option.keep.tokens(), "points": option.points}
 
 
-def score_json(scored: RollScore, roll: list[int]) -> dict[str, Any]:
+def typed_tokens(text: str) -> list[DieToken]:
+    """The dice of a typed roll in the order typed, as die tokens (a plain die an int, a marked one
+    its face and letters: ``"1w"``); the text must read as dice (:meth:`Dice.from_str`).
+
+    >>> typed_tokens("6 1w,5r 2")
+    [6, '1w', '5r', 2]
+    """
+    typed: list[str] = []
+    for char in text:
+        if char in "123456":
+            typed.append(char)
+        elif char.lower() in ("w", "r") and typed:
+            typed[-1] += char
+    return [die_token(*read_die(token)) for token in typed]
+
+
+def score_json(scored: RollScore, roll: list[DieToken]) -> dict[str, Any]:
     """The JSON object of the batch contract for one roll."""
     return {
         "roll": roll,
@@ -57,8 +75,7 @@ def _batch(rules: RuleSet, lines: TextIO, out: TextIO) -> int:
             if not text:
                 raise IllegalRoll("an empty line: type one roll a line, e.g. 115346")
             dice = Dice.from_str(text)
-            roll = [int(char) for char in text if char in "123456"]
-            out.write(f'{{"roll": {json.dumps(roll)}{tail(dice)}\n')
+            out.write(f'{{"roll": {json.dumps(typed_tokens(text))}{tail(dice)}\n')
         except FarkleError as exc:
             failed += 1
             out.write(json.dumps({"line": number, "input": text, "error": str(exc)}) + "\n")
@@ -75,7 +92,7 @@ def _print(scored: RollScore, rules: RuleSet) -> None:
         print(f"  Six of a kind: keeping all six wins the game on the spot ({banked}).")
     width = max(len(str(option.keep)) for option in scored.options)
     for option in scored.options:
-        split = ", ".join(f"{c.kind.value} {c.dice}" for c in option.split)
+        split = ", ".join(f"{c.kind.value} {c.dice}" + (f" ({'; '.join(c.notes)})" if c.notes else "") for c in option.split)
         mark = "wins" if option is scored.winning_keep else "best" if option is scored.best else ""
         print(f"  {mark:4}  {str(option.keep):{width}}  {option.points:>5}   {split}")
 
@@ -91,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     dice = Dice.from_str(" ".join(args.dice))
     scored = score_roll(rules, dice)
     if args.json:
-        print(json.dumps(score_json(scored, list(dice.values))))
+        print(json.dumps(score_json(scored, dice.tokens())))
     else:
         _print(scored, rules)
     return 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorekeeper.game.events import face_from_str
-from scorekeeper.rules import Dice, DieToken, FarkleError
+from scorekeeper.rules import Dice, DieToken, FarkleError, RuleSet
 from scorekeeper.safe_input import quote
 
 STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
@@ -123,3 +123,17 @@ def parse_turn_line(line: str) -> Correction | Dice | None:
     if is_dice(line):
         return parse_dice(line)
     return None
+
+
+def typing_hint(rules: RuleSet) -> str:
+    """What the typing line suggests before anything is typed: the marks too, where the rules use them.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> typing_hint(load_rules("retail")), typing_hint(load_rules("retail+wild-die+spicy"))
+    ('type the dice, e.g. 115234, then Enter', 'type the dice, e.g. 1w 1 5r 2 3 4 (w: the wild die, r: red pips), then Enter')
+    """
+    marks = [word for used, word in ((rules.scoring.wild_die, "w: the wild die"), (rules.scoring.spicy, "r: red pips")) if used]
+    if not marks:
+        return "type the dice, e.g. 115234, then Enter"
+    example = " ".join(("1w" if rules.scoring.wild_die else "1", "1", "5r" if rules.scoring.spicy else "5", "2 3 4"))
+    return f"type the dice, e.g. {example} ({', '.join(marks)}), then Enter"

@@ -151,9 +151,13 @@ class Game:
 
     def act(self, action: Action) -> None:
         """Take one new step of play, or raise and change nothing. A keep from a roll with dice
-        missing is refused (``refuse_missing_dice``)."""
+        missing is refused (``refuse_missing_dice``); a keep named without marks is written down as
+        the roll's dice it names (``1 5`` from ``1w 5 3`` is ``1w 5``)."""
         if isinstance(action, Kept):
             refuse_missing_dice(self._state, f"keep {action.dice}")
+            scored = self._state.roll_score()
+            if scored is not None:
+                action = Kept(scored.matched(action.dice))
         self._step(action)
 
     def _step(self, action: Action) -> None:

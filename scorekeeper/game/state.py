@@ -442,7 +442,7 @@ def _keep(state: GameState, action: Kept) -> GameState:
     scored = score_roll(state.rules, turn.roll)
     option = scored.option_for(action.dice)
     turn = replace(turn, roll=None, keeps=(*turn.keeps, option), total=turn.total + option.points)
-    if scored.wins and len(option.keep) == ALL_DICE and len(set(option.keep.values)) == 1:
+    if scored.wins and len(option.keep) == ALL_DICE:
         return _instant_win(state, turn)
     dice_left = turn.dice_left - len(option.keep)
     hot = dice_left == 0 and state.rules.turn.hot_dice

@@ -59,6 +59,15 @@ def describe_rules(rules: RuleSet, target: int | None = None) -> list[str]:
             else "Four of a kind does not count as two pairs."
         )
     lines.append("Combinations only count within one roll.")
+    if s.wild_die:
+        lines.append(
+            "Wild die: the die of another colour (typed 1w) counts as any face when it shows a 1, "
+            "whichever scores best, a straight included; showing 2-6 it is that face."
+        )
+    if s.spicy:
+        lines.append(
+            "Spicy: each die has one face with red pips (typed 5r); a combination holding a red face scores double."
+        )
     if rules.kind is GameKind.DICE:
         lines.append(
             "Hot dice: score with all six and roll all six again."

@@ -49,7 +49,10 @@ for minutes)."""
 NUMBER = "N"
 """In a numbered variant (named ``...-N`` in the variants file) the value that stands for the number
 given in its place: ``farkle-penalty-500`` sets what ``farkle-penalty-N`` sets to ``"N"`` to 500."""
-ADDED_FIELDS: dict[str, dict[str, Any]] = {"turn": {"each_farkle_penalty": 0, "piggyback": False}}
+ADDED_FIELDS: dict[str, dict[str, Any]] = {
+    "scoring": {"wild_die": False, "spicy": False},
+    "turn": {"each_farkle_penalty": 0, "piggyback": False},
+}
 """Fields added since games were first saved, with what a complete table written before them
 (an older game's journal) means by leaving them out."""
 MAX_TEXT = 200
@@ -93,7 +96,7 @@ def variant_names() -> dict[str, str]:
     A numbered variant is named with ``-N`` for its number (see :func:`numbered_variants`).
 
     >>> print(" ".join(sorted(variant_names())))
-    below-zero doubling entry-500 extend-final-lap farkle-penalty-N piggyback straight-2500 three-farkle-penalty
+    below-zero doubling entry-500 extend-final-lap farkle-penalty-N piggyback spicy straight-2500 three-farkle-penalty wild-die
     """
     return {name: str(table.get("description", "")) for name, table in _variant_tables().items()}
 
@@ -237,6 +240,10 @@ def _check(rules: RuleSet, where: str) -> None:
         raise RuleFileError(f"{where}: [turn] six_of_a_kind_wins needs kind = 'dice'")
     if turn.piggyback and rules.kind is not GameKind.DICE:
         raise RuleFileError(f"{where}: [turn] piggyback needs kind = 'dice' (the next player rolls the dice left)")
+    if scoring.wild_die and rules.kind is not GameKind.DICE:
+        raise RuleFileError(f"{where}: [scoring] wild_die needs kind = 'dice' (the wild die is a die of another colour)")
+    if scoring.spicy and rules.kind is not GameKind.DICE:
+        raise RuleFileError(f"{where}: [scoring] spicy needs kind = 'dice' (the red pips are on the dice)")
 
 
 def rules_from_table(table: Table, name: str, where: str) -> RuleSet:

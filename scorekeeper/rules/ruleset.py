@@ -137,6 +137,12 @@ class Scoring:
     """Four of a kind and a pair of another face in one roll."""
     two_triplets: int
     """Two three-of-a-kinds of different faces in one roll."""
+    wild_die: bool
+    """Wild-die variant: one die of another colour (marked ``w``) counts as whatever face scores best
+    when it shows a 1, a straight included; showing 2-6 it is that face."""
+    spicy: bool
+    """Spicy variant: each die has one face whose pips are red; a combination that holds a die showing
+    its red face (marked ``r``) scores double."""
 
     def triple(self, face: int) -> int:
         """Points for three of a kind of ``face``.

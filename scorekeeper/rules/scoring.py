@@ -142,7 +142,7 @@ class Dice:
                 )
             else:
                 raise IllegalRoll(f"die {char} in {quote(text)} is not a face of a die (1-6)")
-        return cls((face for face, _ in dice), (sign for _, sign in dice))
+        return cls.from_dice(dice)
 
     @classmethod
     def from_tokens(cls, tokens: Iterable[object]) -> Dice:
@@ -156,7 +156,13 @@ class Dice:
             dice = [read_die(token) for token in given]
         except IllegalRoll as exc:
             raise IllegalRoll(f"{exc} in {quote(given)}") from None
-        return cls((face for face, _ in dice), (sign for _, sign in dice))
+        return cls.from_dice(dice)
+
+    @classmethod
+    def from_dice(cls, dice: Iterable[tuple[int, str]]) -> Dice:
+        """Dice from each die's face and mark (as :attr:`dice` gives them)."""
+        given = list(dice)
+        return cls((face for face, _ in given), (mark for _, mark in given))
 
     def tokens(self) -> list[DieToken]:
         """The dice as die tokens: plain ones as ints, so plain dice write as they always have."""
@@ -199,7 +205,7 @@ class Dice:
         left = list(self.dice)
         for die in other.dice:
             left.remove(die)
-        return Dice((face for face, _ in left), (sign for _, sign in left))
+        return Dice.from_dice(left)
 
 
 def _tally(dice: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
@@ -241,9 +247,21 @@ class Combination:
     """The dice it is made of."""
     points: int
     """What it scores under the rules in force."""
+    wild_as: int | None = None
+    """Wild-die variant: the face the wild die showing 1 stands for in this combination, when it is
+    not a 1; None otherwise."""
+    doubled: bool = False
+    """Spicy variant: the combination holds a red-pip face, so :attr:`points` are double its value."""
+
+    @property
+    def notes(self) -> list[str]:
+        """What the variants did to it, in words: the wild die's stand-in, the doubling."""
+        return ([f"the wild 1 as a {self.wild_as}"] if self.wild_as is not None else []) + (
+            ["doubled: red pips"] if self.doubled else []
+        )
 
     def __str__(self) -> str:
-        return f"{self.kind.value} {self.dice} ({self.points})"
+        return f"{self.kind.value} {self.dice} ({'; '.join([str(self.points), *self.notes])})"
 
 
 @dataclass(frozen=True)
@@ -289,10 +307,43 @@ class RollScore:
         """The winning keep, else the option worth the most points; None on a Farkle."""
         return self.winning_keep or (self.options[0] if self.options else None)
 
+    def matched(self, keep: Dice) -> Dice:
+        """The dice of the roll that ``keep`` names. A die named with its mark is that die; a die named
+        without one is a plain die of that face where the roll has one left, else a marked one (the
+        choice that scores the most, where there is one), so ``1 5`` keeps ``1w 5`` from ``1w 5 3``.
+
+        >>> from scorekeeper.rules import load_rules
+        >>> scored = score_roll(load_rules("retail+wild-die+spicy"), Dice.from_str("1w 1 5r 3"))
+        >>> str(scored.matched(Dice.from_str("1 1 5"))), str(scored.matched(Dice.from_str("1")))
+        ('1 1w 5r', '1')
+        """
+        if not self.roll.marked or self.roll.contains(keep):
+            return keep
+        left = list(self.roll.dice)
+        named = [die for die in keep.dice if die[1]]
+        for die in named:
+            if die not in left:
+                return keep
+            left.remove(die)
+        picks: list[list[Dice]] = [[Dice.from_dice(named)]]
+        for face, count in zip(FACES, Dice(face for face, mark in keep.dice if not mark).counts()):
+            plain = min(count, left.count((face, "")))
+            marked = sorted(die for die in left if die[0] == face and die[1])
+            if count - plain > len(marked):
+                return keep
+            picks.append(
+                [Dice.from_dice([(face, "")] * plain + list(rest)) for rest in set(itertools.combinations(marked, count - plain))]
+            )
+        choices = [Dice.from_dice(die for part in parts for die in part.dice) for parts in itertools.product(*picks)]
+        points = {option.keep: option.points for option in self.options}
+        return max(sorted(choices), key=lambda choice: points.get(choice, -1))
+
     def option_for(self, keep: Dice) -> KeepOption:
-        """The option for ``keep``, or :class:`IllegalKeep` saying why there is none."""
+        """The option for ``keep`` (matched to the roll's dice, :meth:`matched`), or :class:`IllegalKeep`
+        saying why there is none."""
         if not len(keep):
             raise IllegalKeep("keep: no dice named; say which dice to set aside, e.g. 1 5")
+        keep = self.matched(keep)
         if not self.roll.contains(keep):
             raise IllegalKeep(f"keep {str(keep)!r} is not in the roll {str(self.roll)!r}")
         for option in self.options:
@@ -369,6 +420,8 @@ def best_split(scoring: Scoring, keep: Dice) -> Split | None:
     >>> points, [str(c) for c in split]
     (1100, ['single 1 (100)', 'three of a kind 1 1 1 (1000)'])
     """
+    if keep.marked:
+        return _marked_split(scoring, keep)
     total = 0
     parts: list[Combination] = []
     for face, count in zip(FACES, keep.counts()):
@@ -386,8 +439,106 @@ def best_split(scoring: Scoring, keep: Dice) -> Split | None:
     return best
 
 
+def _group_points(scoring: Scoring, face: int, size: int) -> int:
+    """Points of ``size`` dice of ``face`` as one combination (size 1: a single 1 or 5), 0 if none."""
+    if size == 1:
+        return scoring.one if face == 1 else scoring.five if face == 5 else 0
+    return scoring.of_a_kind(face, size) if size >= 3 else 0
+
+
+@functools.lru_cache(maxsize=None)
+def _groupings(scoring: Scoring, face: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to split ``count`` dice of one ``face`` wholly into combinations: the sizes of the
+    combinations (1: a single), each way once, smallest first."""
+
+    def ways(left: int, smallest: int) -> list[tuple[int, ...]]:
+        if not left:
+            return [()]
+        found = []
+        for size in range(smallest, left + 1):
+            if _group_points(scoring, face, size):
+                found += [(size, *rest) for rest in ways(left - size, size)]
+        return found
+
+    return tuple(ways(count, 1))
+
+
+Stood = tuple[tuple[int, str], int]
+"""A die of a keep (its face and mark) and the face it counts as (its own, or the wild die's stand-in)."""
+
+
+def _face_split_marked(scoring: Scoring, face: int, dice: list[Stood]) -> Split | None:
+    """Best way to score ``dice`` that all count as ``face`` on their own, each combination holding a
+    red face doubled, the red dice dealt to the combinations worth the most."""
+    reds = [stood for stood in dice if "r" in stood[0][1]]
+    best: tuple[int, list[int]] | None = None
+    for sizes in _groupings(scoring, face, len(dice)):
+        ordered = sorted(sizes, key=lambda size: -_group_points(scoring, face, size))
+        points = [_group_points(scoring, face, size) for size in ordered]
+        value = sum(points) + sum(points[: len(reds)])
+        if best is None or value > best[0]:
+            best = (value, ordered)
+    if best is None:
+        return None
+    value, ordered = best
+    groups: list[list[Stood]] = [[] for _ in ordered]
+    left = sorted(dice, key=lambda stood: "r" not in stood[0][1])
+    for group in groups[: len(reds)]:
+        group.append(left.pop(0))
+    for group, size in zip(groups, ordered):
+        while len(group) < size:
+            group.append(left.pop(0))
+    parts = tuple(_combination(scoring, face, group) for group in groups)
+    return value, parts
+
+
+def _combination(scoring: Scoring, face: int, group: list[Stood]) -> Combination:
+    doubled = any("r" in die[1] for die, _ in group)
+    kind = CombinationKind.SINGLE if len(group) == 1 else _OF_A_KIND[len(group)]
+    points = _group_points(scoring, face, len(group)) * (2 if doubled else 1)
+    return Combination(kind, Dice.from_dice(die for die, _ in group), points, _stand_in(group), doubled)
+
+
+def _stand_in(group: list[Stood]) -> int | None:
+    """The face the wild die stands for among ``group``, where it stands for another than its own."""
+    return next((as_face for die, as_face in group if "w" in die[1] and as_face != die[0]), None)
+
+
+def _marked_split(scoring: Scoring, keep: Dice) -> Split | None:
+    """:func:`best_split` of a keep with marked dice: the wild die showing 1 as whichever face scores
+    best, each combination holding a red face doubled."""
+    _check_scoring_marks(scoring, keep)
+    wild = next((i for i, (face, mark) in enumerate(keep.dice) if "w" in mark and face == 1), None)
+    best: Split | None = None
+    for stand_in in FACES if wild is not None else (1,):
+        stood = [(die, stand_in if i == wild else die[0]) for i, die in enumerate(keep.dice)]
+        total = 0
+        parts: list[Combination] = []
+        for face in FACES:
+            mine = [one for one in stood if one[1] == face]
+            face_split = _face_split_marked(scoring, face, mine) if mine else (0, ())
+            if face_split is None:
+                total, parts = -1, []
+                break
+            total += face_split[0]
+            parts.extend(face_split[1])
+        split: Split | None = (total, tuple(parts)) if total > 0 else None
+        if len(keep) == MAX_DICE:
+            whole = _six_dice_combination(scoring, Dice(as_face for _, as_face in stood))
+            if whole is not None:
+                doubled = any("r" in mark for mark in keep.marks)
+                whole = Combination(whole.kind, keep, whole.points * (2 if doubled else 1), _stand_in(stood), doubled)
+                if split is None or whole.points > split[0]:
+                    split = (whole.points, (whole,))
+        if split is not None and (best is None or split[0] > best[0]):
+            best = split
+    return best
+
+
 @functools.lru_cache(maxsize=4096)
 def _options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
+    if roll.marked:
+        return _marked_options(scoring, roll)
     found = []
     ranges = [range(count + 1) for count in roll.counts()]
     for taken in itertools.product(*ranges):
@@ -396,6 +547,18 @@ def _options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
         if split is not None:
             found.append(KeepOption(keep, split[0], split[1]))
     found.sort(key=lambda option: (-option.points, len(option.keep), option.keep.values))
+    return tuple(found)
+
+
+def _marked_options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
+    kinds = sorted(set(roll.dice))
+    found = []
+    for taken in itertools.product(*(range(roll.dice.count(die) + 1) for die in kinds)):
+        keep = Dice.from_dice(die for die, n in zip(kinds, taken) for _ in range(n))
+        split = best_split(scoring, keep) if len(keep) else None
+        if split is not None:
+            found.append(KeepOption(keep, split[0], split[1]))
+    found.sort(key=lambda option: (-option.points, len(option.keep), option.keep.values, option.keep.marks))
     return tuple(found)
 
 
@@ -419,12 +582,25 @@ def check_marks(rules: RuleSet, dice: Dice) -> None:
     Traceback (most recent call last):
     ...
     scorekeeper.rules.errors.IllegalRoll: '1w': this game plays without a wild die; add the variant wild-die
+    >>> check_marks(load_rules("retail+wild-die"), Dice.from_str("1w 5"))
     """
+    _check_scoring_marks(rules.scoring, dice)
+
+
+def _check_scoring_marks(scoring: Scoring, dice: Dice) -> None:
     for face, mark in dice.dice:
-        if "w" in mark:
+        if "w" in mark and not scoring.wild_die:
             raise IllegalRoll(f"{quote(die_token(face, mark))}: this game plays without a wild die; add the variant wild-die")
-        if "r" in mark:
+        if "r" in mark and not scoring.spicy:
             raise IllegalRoll(f"{quote(die_token(face, mark))}: this game plays without red-pip faces; add the variant spicy")
+
+
+def _six_alike(scoring: Scoring, dice: Dice) -> bool:
+    """Whether six ``dice`` are six of a kind, the wild die showing 1 standing for the others' face."""
+    if len(dice) != MAX_DICE:
+        return False
+    others = {face for face, mark in dice.dice if not ("w" in mark and face == 1 and scoring.wild_die)}
+    return len(others) <= 1
 
 
 def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
@@ -442,9 +618,5 @@ def score_roll(rules: RuleSet, roll: Dice | Iterable[int]) -> RollScore:
     if not len(dice):
         raise IllegalRoll("a roll needs at least one die")
     check_marks(rules, dice)
-    wins = (
-        rules.turn.six_of_a_kind_wins
-        and len(dice) == MAX_DICE
-        and len(set(dice.values)) == 1
-    )
+    wins = rules.turn.six_of_a_kind_wins and _six_alike(rules.scoring, dice)
     return RollScore(dice, _options(rules.scoring, dice), wins)

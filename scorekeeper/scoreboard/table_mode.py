@@ -115,7 +115,7 @@ def table_board(state: GameState | None) -> TableBoard:
         banner = f"LAST LAP: {state.players[state.lap_mark].name} reached {state.target:,}"
     if turn is None or current is None:
         return TableBoard(lines, "Game over" if state.over else "", "", "", "", banner)
-    roll = " ".join(str(v) for v in turn.roll.values) if turn.roll is not None else ""
+    roll = str(turn.roll) if turn.roll is not None else ""
     scored = state.roll_score()
     if turn.roll is not None and scored is None:
         note = f"{state.missing_dice()} of {turn.dice_left} dice not read: tap them in"

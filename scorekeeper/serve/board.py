@@ -49,6 +49,9 @@ class LastRoll:
     picture: str | None
     """The SHA-256 name of the roll's picture where the journal names one (see
     :func:`~scorekeeper.game.photos.last_roll_photo_name`)."""
+    marks: tuple[str, ...] = ()
+    """Each die's mark, aligned with :attr:`dice` ("w" the wild die, "r" red pips, "wr" both, ""
+    plain); empty when no die is marked."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ def _last_roll(state: GameState, events: Sequence[Event]) -> LastRoll | None:
         seat, dice = state.history[-1].player, state.history[-1].rolls[-1]
     else:
         return None
-    return LastRoll(state.players[seat].name, dice.values, last_roll_photo_name(events))
+    return LastRoll(state.players[seat].name, dice.values, last_roll_photo_name(events), dice.marks if dice.marked else ())
 
 
 def board_of(events: Sequence[Event]) -> Board:

@@ -17,6 +17,8 @@ from html import escape
 from importlib import resources
 from string import Template
 
+from scorekeeper.game.describe import die_text
+from scorekeeper.rules import die_token
 from scorekeeper.scoreboard.race_svg import race_svg
 from scorekeeper.serve.board import Board, LastRoll
 
@@ -57,8 +59,9 @@ def picture_url(name: str) -> str:
 
 def _roll_html(roll: LastRoll) -> str:
     faces = "".join(
-        f'<span class="die" title="{value}">{DIE_FACES[value - 1]}<span class="pips">{value}</span></span>'
-        for value in roll.dice
+        f'<span class="{" ".join(["die", *(["wild"] if "w" in mark else []), *(["red"] if "r" in mark else [])])}" '
+        f'title="{die_text(die_token(value, mark))}">{DIE_FACES[value - 1]}<span class="pips">{die_token(value, mark)}</span></span>'
+        for value, mark in zip(roll.dice, roll.marks or ("",) * len(roll.dice))
     )
     picture = ""
     if roll.picture is not None:

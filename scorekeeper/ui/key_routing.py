@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainT
 
 from scorekeeper.ui.keyboard import command_of, is_enter
 
-TYPED = frozenset("0123456789cC-, ")
-"""Characters of the typed line (dice, points, corrections) that reach it wherever the focus is."""
+TYPED = frozenset("0123456789cC-, wWrR")
+"""Characters of the typed line (dice and their marks, points, corrections) that reach it wherever the focus is."""
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
 """Widgets that take typing themselves: keys pressed in them stay there."""
 

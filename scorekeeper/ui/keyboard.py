@@ -1,7 +1,7 @@
 """The keyboard path: one line where the dice are typed, and single keys for the rest.
 
-Digits type a roll (or, with a roll on the table, the dice to keep); Enter takes
-them. ``c 3 5`` or ``c35`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -``
+Digits type a roll (or, with a roll on the table, the dice to keep), ``w`` after the wild die's
+face and ``r`` after a red-pip face (``1w 5r 3``); Enter takes them. ``c 3 5`` or ``c35`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -``
 says the 4 is not a die); :mod:`scorekeeper.game.commands` parses the line, as it does
 for ``play``. B banks, F calls the Farkle, Z and Y undo and redo, with or
 without Shift (or Ctrl). The card edition's points box takes the same keys, and
@@ -72,7 +72,7 @@ class DiceEntry(QLineEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"[cC]?[-1-6 ,]*"), self))
+        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"[cC]?[-1-6 ,wWrR]*"), self))
         self.setPlaceholderText("type the dice, e.g. 115234, then Enter")
         font = self.font()
         font.setPointSize(max(font.pointSize(), 10) + 6)

@@ -8,10 +8,11 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
-from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line
+from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line, typing_hint
 from scorekeeper.game.describe import PotChoice, piggyback_offer_text, pot_choices
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
+from scorekeeper.ui.dice_row import DiceRow
 from scorekeeper.ui.keyboard import DiceEntry
 
 W = TypeVar("W", bound=QWidget)
@@ -90,6 +91,9 @@ class TurnPanel(QWidget):
         self.notes.setStyleSheet("color: #8a5a00")
         self.roll = big(QLabel(), 14)
         self.roll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.dice = DiceRow()
+        """The roll painted as dice, under rules that mark dice (wild die, spicy), where a die's colour
+        and pips say what its digit cannot."""
         self.farkle = big(QLabel("FARKLE! Nothing in this roll scores."), 10)
         self.farkle.setStyleSheet("color: white; background: #c0392b; padding: 6px")
         self.farkle.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -125,7 +129,7 @@ class TurnPanel(QWidget):
         buttons.addWidget(self.undo_button)
         buttons.addWidget(self.redo_button)
         layout = QVBoxLayout(self)
-        for widget in (self.headline, self.notes, self.roll, self.farkle, self.missing, self.keeps, self.pot):
+        for widget in (self.headline, self.notes, self.dice, self.roll, self.farkle, self.missing, self.keeps, self.pot):
             layout.addWidget(widget)
         layout.addLayout(self.hint_slot)
         layout.addWidget(self.roll_hint)
@@ -228,6 +232,8 @@ class TurnPanel(QWidget):
             for widget in (self.notes, self.farkle, self.missing, self.farkle_button, self.bank_button):
                 widget.hide()
             self.roll.setText("")
+            self.dice.show_dice(None)
+            self.dice.hide()
             return
         self.headline.setText(turn_headline(state))
         notes = turn_notes(state)
@@ -235,7 +241,10 @@ class TurnPanel(QWidget):
         self.notes.setVisible(bool(notes))
         turn = state.turn
         scored = state.roll_score()
-        self.roll.setText(" ".join(str(v) for v in turn.roll.values) if turn is not None and turn.roll else "")
+        roll = turn.roll if turn is not None and turn.roll else None
+        self.roll.setText(str(roll) if roll is not None else "")
+        self.dice.show_dice(roll)
+        self.dice.setVisible(roll is not None and (state.rules.scoring.wild_die or state.rules.scoring.spicy))
         farkle = scored is not None and scored.farkle
         missing = state.missing_dice()
         self.farkle.setVisible(farkle)
@@ -281,3 +290,4 @@ class TurnPanel(QWidget):
         self.undo_button.setEnabled(game is not None and game.can_undo)
         self.redo_button.setEnabled(game is not None and game.can_redo)
         self.entry.setEnabled(not state.over)
+        self.entry.setPlaceholderText(typing_hint(state.rules))
