@@ -140,4 +140,4 @@ def test_the_wild_die_looks_other_than_its_set_and_spicy_sets_are_not_red() -> N
         assert np.abs(np.array(look.body) - np.array(wild.body)).max() > 100
     for seed in range(12):
         table = DemoTable(320, 240, seed=seed, realtime=False, spicy=True)
-        assert table._film.look != DEMO_LOOKS[1]
+        assert table._film.look not in (DEMO_LOOKS[1], DEMO_LOOKS[2])  # red bodies, red pips

@@ -305,8 +305,8 @@ class DemoTable(BaseSource):
 
     With ``wild`` the set holds a wild die of a colour of its own (``DEMO_WILD_LOOKS``), thrown
     as :meth:`expect_wild` says; with ``spicy`` each die thrown has one face with red pips, drawn
-    afresh for each die of each throw (a red body's set is swapped for white dice, on which red
-    pips show). The frames' labels mark both."""
+    afresh for each die of each throw (a set with red bodies or red pips is swapped for white dice,
+    on which red pips stand out). The frames' labels mark both."""
 
     live = True
 
@@ -339,7 +339,7 @@ class DemoTable(BaseSource):
         """Whether each die has a face with red pips."""
         self._wild_in_throw: bool | None = None
         set_look = self._film.look
-        if spicy and set_look == DEMO_LOOKS[1]:
+        if spicy and set_look in (DEMO_LOOKS[1], DEMO_LOOKS[2]):
             self._film.look = DEMO_LOOKS[0]
         self._wild_look = DEMO_WILD_LOOKS[DEMO_LOOKS.index(set_look)] if set_look in DEMO_LOOKS else DEMO_WILD_LOOKS[0]
         # The table opens empty for a moment: the window starts its game meanwhile, so even the
