@@ -182,14 +182,14 @@ def test_the_colours_taught_are_kept_beside_the_profile_and_a_damaged_file_is_re
 
 
 def test_a_die_unlike_any_taught_is_the_wild_die_when_every_other_die_surely_is_not(tmp_path: Path) -> None:
-    table = Table(tmp_path, ["wild-die"], Judge([0.02, None, 0.05, 0.0], []))
-    table.settle(dice("6 1 3 3"))
-    assert table.session.pending is None and table.game.state.turn.roll == Dice.from_str("1w 3 3 6")
+    table = Table(tmp_path, ["wild-die"], Judge([0.02, None, 0.05, 0.0, 0.1, 0.0], []))
+    table.settle(dice("6 1 3 3 2 4"))
+    assert table.session.pending is None and table.game.state.turn.roll == Dice.from_str("1w 2 3 3 4 6")
 
-    doubtful = Table(tmp_path / "doubtful", ["wild-die"], Judge([0.02, None, 0.45, 0.0], []))
-    doubtful.settle(dice("6 1 3 3"))
+    doubtful = Table(tmp_path / "doubtful", ["wild-die"], Judge([0.02, None, 0.45, 0.0, 0.1, 0.0], []))
+    doubtful.settle(dice("6 1 3 3 2 4"))
     pending = doubtful.session.pending
-    assert pending is not None and pending.doubt == ["", "w", "w", ""], "another die that may be the wild one: ask"
+    assert pending is not None and pending.doubt == ["", "w", "w", "", "", ""], "another die that may be the wild one: ask"
 
 
 def test_forgetting_the_table_forgets_the_dice_colours_it_learned_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,3 +204,12 @@ def test_forgetting_the_table_forgets_the_dice_colours_it_learned_too(tmp_path: 
     assert not colours.exists() and "Forgot the dice's colours the table learned" in capsys.readouterr().out
     assert args.run(args) == 0
     assert "holds nothing to forget" in capsys.readouterr().err
+
+
+def test_with_dice_not_read_the_wild_die_may_be_among_them(tmp_path: Path) -> None:
+    table = Table(tmp_path, ["wild-die"], Judge([0.02, 0.3, 0.05], []))
+    table.settle(dice("6 2 2"))
+    assert table.game.state.turn.roll == Dice.from_str("2 2 6"), "three of six dice read: none is taken for the wild die"
+    full = Table(tmp_path / "full", ["wild-die"], Judge([0.02, 0.3, 0.05, 0.0, 0.0, 0.0], []))
+    full.settle(dice("6 2 2 3 4 4"))
+    assert full.game.state.turn.roll == Dice.from_str("2 2w 3 4 4 6"), "all six read: one of them is the wild die"

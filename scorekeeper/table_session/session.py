@@ -466,6 +466,8 @@ class TableSession:
         if not in_play.any or not len(found):
             return DiceOnTable.from_detections(found, unsure, frame)
         wild = wild_in_roll(state.turn) if state is not None and state.turn is not None else None
+        if wild and state is not None and state.turn is not None and len(found) < state.turn.dice_left:
+            wild = None  # dice not read: the wild die may be among them
         colours = self.colours
         told = read_marks(colours.judge() if colours else None, colours.learned() if colours else "", frame, found.boxes, in_play, wild)
         return DiceOnTable.from_detections(found, unsure, frame, told.marks, told.doubt)
