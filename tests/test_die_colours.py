@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from conftest import shared_data_folder
+from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
+from scorekeeper.evaluation.die_colours import RED_LAB, WILD_LAB, demo_rolls, light_die_dark_pips, marked_photo, measure, photo_rolls, recoloured, teach
 from scorekeeper.synthetic.die import DieLook, DiePose
 from scorekeeper.synthetic.render import render
 from scorekeeper.synthetic.scene import Scene
@@ -23,6 +25,7 @@ from scorekeeper.vision.die_colours import (
     DieColoursFileError,
     colours_file_for,
     decide_roll,
+    die_features,
 )
 from scorekeeper.vision.detections import Detections
 
@@ -189,3 +192,36 @@ def test_a_bad_die_colours_file_is_refused_saying_what_to_do(tmp_path: Path, con
 def test_a_missing_die_colours_file_says_how_to_learn_them(tmp_path: Path) -> None:
     with pytest.raises(DieColoursFileError, match="does not exist; tap the wild die"):
         DieColours.load(tmp_path / "none.colours.npz")
+
+
+def test_recolouring_paints_a_white_die_blue_and_its_pips_red_and_picks_only_white_dice() -> None:
+    red_die = DieLook(body=(40, 40, 200), pips=(240, 240, 240), corner=0.15)
+    image, labels = render(Scene(400, 270, (DiePose(100, 100, 60, 10, 5, WHITE), DiePose(260, 150, 60, 30, 5, red_die)), TableLook(kind="felt", seed=2), seed=2))
+    assert [light_die_dark_pips(image, box) for box in labels.boxes] == [True, False]
+    painted = recoloured(image, labels.boxes[0], body=WILD_LAB, pips=RED_LAB)
+    assert np.array_equal(painted[:, 200:], image[:, 200:])  # nothing else touched
+    bodies, pips = die_features(painted, labels.boxes[:1])
+    before_bodies, before_pips = die_features(image, labels.boxes[:1])
+    assert bodies[0][2] < -30 and abs(before_bodies[0][2]) < 5  # blue (b below zero) where it was white
+    assert pips[0][1] > 30 and abs(before_pips[0][1]) < 5  # red pips (a above zero) where they were black
+
+
+def test_recoloured_real_dice_are_told_after_one_taught_photo() -> None:
+    folder = shared_data_folder("byler_d6", "images", "labels", "split.csv")
+    items = with_label_fixes(load_dataset(folder), folder)[0][:150]
+    rolls = photo_rolls(items, seed=54)
+    assert len(rolls) >= 12 and any(roll.red for roll in rolls)
+    teacher = marked_photo(next(item for item in items if item.path.stem == rolls[0].name), np.random.default_rng(1), teaching=True)
+    assert teacher is not None and teacher.wild is not None and teacher.red
+    result = measure(teach(teacher), rolls[1:])
+    assert result.wild.wrong == 0 and result.wild.right >= 0.9 * result.wild.total
+    assert result.red.wrong <= 0.02 * result.red.total and result.red.right >= 0.85 * result.red.total
+    assert result.red_faces.right >= 0.6 * result.red_faces.total
+
+
+def test_demo_throws_are_told_after_one_taught_throw() -> None:
+    film = demo_rolls(3, 4, 480, 360)
+    teacher = next(roll for roll in film if roll.wild is not None and roll.red and len(roll.labels) == 6)
+    result = measure(teach(teacher), [roll for roll in film if roll is not teacher])
+    assert result.wild.total >= 3 and result.wild.right == result.wild.total
+    assert result.red.wrong == 0 and result.red.right >= 0.9 * result.red.total

@@ -64,6 +64,9 @@ pips are both plain; red is a colour)."""
 MARGIN = 0.12
 """How far from even (0.5) a die's likelihood must lie to be sure: nearer one kind of example
 than the other by a ratio of at least (0.5 + MARGIN) / (0.5 - MARGIN), about 1.6."""
+LIGHT_CHANGE = (2.0, 1.5)
+"""How far the light may have changed since the dice were taught and still be made good: its
+brightness (times, either way) and its colour (times, per channel after brightness)."""
 FAR = 4.0
 """A die farther than this from every taught example (in spreads) looks like none of them: unsure."""
 
@@ -124,6 +127,24 @@ def colours_file_for(profile: Path) -> Path:
     'home/last-calibration.colours.npz'
     """
     return profile.with_name(profile.stem + SUFFIX)
+
+
+def light_gains(taught: NDArray[np.float64], now: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Per BGR channel, what brings a table that looks ``now`` back to how it looked when taught
+    (``taught``): a change of brightness up to ``LIGHT_CHANGE[0]`` times either way, and of the
+    light's colour up to ``LIGHT_CHANGE[1]`` times per channel. A greater change is not the light
+    (a table cloth changed, a hand over the camera): it is taken only that far.
+
+    >>> light_gains(np.array([100.0, 100.0, 100.0]), np.array([72.0, 90.0, 112.0])).round(2).tolist()
+    [1.39, 1.11, 0.89]
+    >>> light_gains(np.array([100.0, 100.0, 100.0]), np.array([20.0, 100.0, 100.0])).round(2).tolist()
+    [2.56, 1.14, 1.14]
+    """
+    ratio = np.asarray(taught, np.float64) / np.maximum(np.asarray(now, np.float64), 1.0)
+    brightness = float(np.exp(np.log(ratio).mean()))
+    colour = np.clip(ratio / brightness, 1 / LIGHT_CHANGE[1], LIGHT_CHANGE[1])
+    gains: NDArray[np.float64] = colour * float(np.clip(brightness, 1 / LIGHT_CHANGE[0], LIGHT_CHANGE[0]))
+    return gains
 
 
 def table_colour(frame: NDArray[np.uint8]) -> NDArray[np.float64]:
@@ -350,11 +371,11 @@ class DieColours:
 
     def gains(self, frame: NDArray[np.uint8]) -> NDArray[np.float64] | None:
         """What each BGR channel of ``frame`` is multiplied by to bring its light back to the
-        taught one (its table as the taught table looked); None before anything is taught."""
+        taught one (its table as the taught table looked), within ``LIGHT_CHANGE``; None before
+        anything is taught."""
         if not len(self.table):
             return None
-        gains: NDArray[np.float64] = self.table / np.maximum(table_colour(frame), 1.0)
-        return gains
+        return light_gains(self.table, table_colour(frame))
 
     def save(self, path: Path) -> None:
         """Write the die colours file whole."""
