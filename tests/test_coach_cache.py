@@ -117,8 +117,9 @@ def test_coach_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
         "bank_at",
         "farkle_chance",
         "not_counted",
+        "cannot_advise",
     ]
-    assert result["rules"] == "retail"
+    assert result["rules"] == "retail" and result["cannot_advise"] is None
     assert list(result["bank_at"]) == list(result["farkle_chance"]) == ["1", "2", "3", "4", "5", "6"]
     assert result["farkle_chance"]["6"] == 0.02315 and result["farkle_chance"]["1"] == 0.66667
     assert all(value % 50 == 0 and value > 0 for value in result["bank_at"].values())
@@ -175,8 +176,9 @@ def test_coach_prints_thresholds_for_every_number_of_dice(capsys: pytest.Capture
 def test_coach_variants_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coach", "--rules", "retail", "--variant", "three-farkle-penalty", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["rules"] == "retail+three-farkle-penalty"
-    assert main(["coach", "--rules", "flip"]) == 2
-    assert "card edition" in capsys.readouterr().err
+    # the card edition is answered plainly, as spicy is: no advice, and why
+    assert main(["coach", "--rules", "flip"]) == 0
+    assert capsys.readouterr().out.startswith("No advice under flip. The coach has no advice for the card edition (flip)")
     assert main(["coach", "--rules", "retial"]) == 2
     assert "'retial'" in capsys.readouterr().err
 

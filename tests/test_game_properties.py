@@ -18,6 +18,10 @@ F = farkle-flip-card-game.txt):
   the previous player left, and on scoring adds the previous turn's points to their own turn; a
   Farkle loses the whole accumulated pot"): after a bank with dice left the next player may take
   the pot on (those dice, those points, banked only after scoring) or roll six fresh dice;
+* the wild die and red pips (issue 54: "one die of a different colour counts as any face when it
+  shows a 1"; "a scoring combination that includes a red face scores double"): rolls carry marked
+  dice, a keep is worth what the oracle's scorer of marked dice says, and six of a kind made with
+  the wild 1 wins where six of a kind wins;
 * undo restores exactly the state before the step, redo the state after it; a saved and
   reloaded game equals the original; a refused action changes neither state nor log.
 """
@@ -36,9 +40,10 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from farkle_oracle import oracle_score
+from farkle_oracle import oracle_score, oracle_score_marked
 from scorekeeper.game import Game, load_game, save_game
 from scorekeeper.rules import (
+    Dice,
     FinalLap,
     GameKind,
     GameOver,
@@ -48,6 +53,7 @@ from scorekeeper.rules import (
     IllegalRoll,
     RuleSet,
     Ties,
+    die_token,
     load_rules,
 )
 
@@ -87,6 +93,9 @@ def _config(
     return Config(rules, oracle, players, target)
 
 
+Die = tuple[int, str]
+
+
 @dataclass
 class Model:
     """What the board should show, worked out from the rules and the steps taken."""
@@ -98,7 +107,8 @@ class Model:
     seat: int | None = 0
     total: int = 0
     dice_left: int = 6
-    roll: tuple[int, ...] | None = None
+    roll: tuple[Die, ...] | None = None
+    """The dice on the table, sorted, each its face and mark ("" plain, "w" the wild die, "r" red pips)."""
     lap_mark: int | None = None
     winners: tuple[int, ...] = ()
     turns: int = 0
@@ -158,15 +168,26 @@ class FarkleGame(RuleBasedStateMachine):
         assert self.game is not None
         return self.game
 
-    def options(self) -> dict[tuple[int, ...], int]:
+    @property
+    def marking(self) -> tuple[str, ...]:
+        """The variants that mark dice in these rules."""
+        scoring = self.ruleset.scoring
+        return (("wild-die",) if scoring.wild_die else ()) + (("spicy",) if scoring.spicy else ())
+
+    def options(self) -> dict[tuple[Die, ...], int]:
         """Legal keeps of the roll on the table and their points, by the oracle."""
         assert self.CONFIG.oracle is not None and self.model.roll is not None
         name, variants = self.CONFIG.oracle
-        return dict(oracle_score(name, variants, self.model.roll).options)
+        if self.marking:
+            return dict(oracle_score_marked(name, (*variants, *self.marking), self.model.roll).options)
+        faces = tuple(face for face, _ in self.model.roll)
+        return {tuple((face, "") for face in keep): points for keep, points in oracle_score(name, variants, faces).options}
 
-    def wins(self, keep: tuple[int, ...]) -> bool:
-        # H: "6 of any number equals WINS the game" (the keep of all six dice claims it).
-        return self.ruleset.turn.six_of_a_kind_wins and len(keep) == 6 and len(set(keep)) == 1
+    def wins(self, keep: tuple[Die, ...]) -> bool:
+        # H: "6 of any number equals WINS the game" (the keep of all six dice claims it); the wild 1
+        # stands for the others' face (issue 54).
+        faces = {face for face, mark in keep if not ("w" in mark and face == 1)}
+        return self.ruleset.turn.six_of_a_kind_wins and len(keep) == 6 and len(faces) <= 1
 
     def bonus(self) -> int:
         assert self.model.seat is not None
@@ -274,20 +295,35 @@ class FarkleGame(RuleBasedStateMachine):
         size = data.draw(st.sampled_from([left, left, left, *range(1, left + 1)]), label="dice rolled")
         code = data.draw(st.integers(0, 6**size - 1), label="faces")  # one draw for all the dice
         faces = [code // 6**i % 6 + 1 for i in range(size)]
+        marks = [""] * size
+        if "spicy" in self.marking:
+            reds = data.draw(st.integers(0, 2**size - 1), label="red faces")
+            marks = ["r" if reds >> i & 1 else "" for i in range(size)]
+        if "wild-die" in self.marking:
+            wild = data.draw(st.integers(-1, size - 1), label="the wild die")  # -1: not rolled
+            if wild >= 0:
+                faces[wild] = data.draw(st.sampled_from([1, 1, 1, 2, 3, 4, 5, 6]), label="the wild die's face")
+                marks[wild] = "w" + marks[wild]
+                event("the wild die rolled a 1" if faces[wild] == 1 else "the wild die rolled")
+        dice = Dice(faces, marks)
 
         def update(m: Model) -> None:
-            m.roll = tuple(sorted(faces))
+            m.roll = tuple(sorted(zip(faces, marks)))
             m.offer = None  # a roll turns the pot down
 
-        self.do(lambda: self.g.roll(faces), update)
+        self.do(lambda: self.g.roll(dice), update)
 
     def correct(self, data: st.DataObject) -> None:
         roll = self.model.roll
         assert roll is not None
-        choices: list[tuple[int | None, int | None]] = []
+        choices: list[tuple[Die | None, Die | None]] = []
         if len(roll) < self.model.dice_left:
-            choices += [(None, now) for now in range(1, 7)]
-        choices += [(was, now) for was in sorted(set(roll)) for now in range(1, 7) if now != was]
+            choices += [(None, (now, "")) for now in range(1, 7)]
+        choices += [(was, (now, was[1])) for was in sorted(set(roll)) for now in range(1, 7) if now != was[0]]
+        if "spicy" in self.marking:  # a red face said to be plain, or a plain one red
+            choices += [(was, (was[0], was[1].replace("r", "") if "r" in was[1] else was[1] + "r")) for was in sorted(set(roll))]
+        if "wild-die" in self.marking and not any("w" in mark for _, mark in roll):  # a die said to be the wild one
+            choices += [(was, (was[0], "w" + was[1])) for was in sorted(set(roll))]
         if len(roll) > 1:
             choices += [(was, None) for was in sorted(set(roll))]
         was, now = data.draw(st.sampled_from(choices), label="correction")
@@ -300,7 +336,7 @@ class FarkleGame(RuleBasedStateMachine):
                 dice.append(now)
             m.roll = tuple(sorted(dice))
 
-        self.do(lambda: self.g.correct(was, now), update)
+        self.do(lambda: self.g.correct(_token(was), _token(now)), update)
 
     def keep(self, data: st.DataObject) -> None:
         options = self.options()
@@ -322,7 +358,7 @@ class FarkleGame(RuleBasedStateMachine):
                 event("hot dice")
                 m.dice_left = 6  # R: hot dice
 
-        self.do(lambda: self.g.keep(keep), update)
+        self.do(lambda: self.g.keep(Dice.from_dice(keep)), update)
 
     def farkle(self) -> None:
         self.do(self.g.farkle, self.farkled)
@@ -499,14 +535,15 @@ class FarkleGame(RuleBasedStateMachine):
                 ("roll again", lambda: g.roll([5]), IllegalAction),
                 ("bank", g.bank, IllegalBank),
                 ("points", lambda: g.enter_points(100), IllegalAction),
-                ("same face", lambda: g.correct(roll[0], roll[0]), IllegalAction),
+                ("same face", lambda: g.correct(_token(roll[0]), _token(roll[0])), IllegalAction),
             ]
-            absent = [face for face in range(1, 7) if face not in roll]
+            absent = [face for face in range(1, 7) if face not in {face for face, _ in roll}]
             if absent:
                 tries.append(("keep absent", lambda: g.keep([absent[0]]), bad_keep))
-                tries.append(("correct absent", lambda: g.correct(absent[0], roll[0]), IllegalRoll))
-            if roll.count(roll[0]) < 6:
-                extra = [roll[0]] * (roll.count(roll[0]) + 1)
+                tries.append(("correct absent", lambda: g.correct(absent[0], _token(roll[0])), IllegalRoll))
+            plain = [die for die in roll if "w" not in die[1]]
+            if plain and roll.count(plain[0]) < 6:
+                extra = Dice.from_dice([plain[0]] * (roll.count(plain[0]) + 1))
                 tries.append(("keep too many", lambda: g.keep(extra), bad_keep))
             dead = [
                 keep
@@ -516,12 +553,12 @@ class FarkleGame(RuleBasedStateMachine):
             ]
             if dead:
                 bad = data.draw(st.sampled_from(dead), label="keep that does not score")
-                tries.append(("keep dead", lambda: g.keep(bad), bad_keep))
+                tries.append(("keep dead", lambda: g.keep(Dice.from_dice(bad)), bad_keep))
             if missing:
                 tries.append(("farkle missing dice", g.farkle, IllegalAction))
                 if options:
                     scoring = data.draw(st.sampled_from(sorted(options)), label="keep from a roll with dice missing")
-                    tries.append(("keep missing dice", lambda: g.keep(scoring), IllegalAction))
+                    tries.append(("keep missing dice", lambda: g.keep(Dice.from_dice(scoring)), IllegalAction))
             elif options:
                 tries.append(("farkle scoring roll", g.farkle, IllegalAction))
             if len(roll) == m.dice_left:
@@ -572,7 +609,7 @@ class FarkleGame(RuleBasedStateMachine):
         assert turn.player == m.seat
         assert turn.total == m.total
         assert turn.dice_left == m.dice_left
-        assert (None if turn.roll is None else turn.roll.values) == m.roll
+        assert (None if turn.roll is None else turn.roll.dice) == m.roll
         assert turn.pot == m.pot
         assert (None if turn.offer is None else (turn.offer.dice, turn.offer.points)) == m.offer
 
@@ -599,10 +636,15 @@ class FarkleGame(RuleBasedStateMachine):
                 assert records[-1].score_after == player.score
 
 
-def _sub_multisets(roll: tuple[int, ...], size: int) -> set[tuple[int, ...]]:
+def _sub_multisets(roll: tuple[Die, ...], size: int) -> set[tuple[Die, ...]]:
     from itertools import combinations
 
     return set(combinations(roll, size))
+
+
+def _token(die: Die | None) -> int | str | None:
+    """A die of the model as the game's corrections take it: its token (``5``, ``"1w"``)."""
+    return None if die is None else die_token(*die)
 
 
 CONFIGS: dict[str, Config] = {
@@ -629,6 +671,13 @@ CONFIGS: dict[str, Config] = {
     "House2009PiggybackPenalty": _config(
         "house-2009", ("piggyback", "farkle-penalty-100"), oracle=("house-2009", ()), players=(2, 3), target=3000
     ),
+    # issue 54: the wild die and spicy, alone, together, and where six of a kind wins
+    "RetailWildDie": _config("retail", ("wild-die",), oracle=("retail", ()), players=(2, 3)),
+    "RetailSpicy": _config("retail", ("spicy",), oracle=("retail", ()), players=(2, 3)),
+    "PocketWildSpicyPiggyback": _config(
+        "pocket", ("wild-die", "spicy", "piggyback"), oracle=("pocket", ()), players=(2, 3), target=3000
+    ),
+    "House2009WildDie": _config("house-2009", ("wild-die",), oracle=("house-2009", ()), players=(2, 3)),
     # Low targets, so that random games reach the last lap and the end of the game.
     "RetailShortGame": _config("retail", oracle=("retail", ()), overrides={"end": {"target": 1000}}),
     "FlipSixPlayers": _config("flip", players=(6, 6), target=5000),

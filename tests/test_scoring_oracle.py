@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from farkle_oracle import oracle_score
+from farkle_oracle import marked_rolls, oracle_score, oracle_score_marked
 from scorekeeper.rules import Dice, IllegalRoll, load_rules
 
 RULE_SETS = [
@@ -29,6 +29,17 @@ RULE_SETS = [
     pytest.param("house-2009", ("farkle-penalty-500", "below-zero"), id="house-2009+farkle-penalty-500+below-zero"),
     pytest.param("pocket", ("piggyback",), id="pocket+piggyback"),
 ]
+
+MARKED_RULE_SETS = [
+    pytest.param("retail", ("wild-die",), id="retail+wild-die"),
+    pytest.param("house-2009", ("wild-die",), id="house-2009+wild-die"),
+    pytest.param("retail", ("spicy",), id="retail+spicy"),
+    pytest.param("pocket", ("wild-die", "spicy"), id="pocket+wild-die+spicy"),
+]
+"""Issue 54's wild die and spicy, alone, together, and under a chart whose six of a kind wins. Alone,
+every roll the variant allows; together, every roll where the wild die shows a 1 among plain and
+red dice, where the two meet (the wild die showing 2-6 is that face, a red one too: spicy alone
+covers those rolls' scores; and the rolls with no wild die are spicy's own)."""
 
 ALL_ROLLS = [roll for n in range(1, 7) for roll in itertools.product(range(1, 7), repeat=n)]
 MAX_REPORTED = 25
@@ -127,6 +138,55 @@ def test_engine_matches_oracle_on_every_roll(rule_set: str, variants: tuple[str,
     assert not failures, (
         f"{name}: {failing_rolls} of {checked} rolls disagree with the oracle; first ones:\n" + "\n".join(failures)
     )
+
+
+def _compare_marked(name: str, roll: tuple[tuple[int, str], ...], got: Any, want: Any) -> list[str]:
+    """Differences between the engine's scoring of a marked roll and the oracle's."""
+    problems: list[str] = []
+    got_list = [(o.keep.dice, o.points) for o in got.options]
+    if got_list != list(want.options):
+        got_points, want_points = dict(got_list), dict(want.options)
+        extra = sorted(got_points.keys() - want_points.keys())
+        missing = sorted(want_points.keys() - got_points.keys())
+        wrong = sorted((k, got_points[k], want_points[k]) for k in got_points.keys() & want_points.keys() if got_points[k] != want_points[k])
+        if extra:
+            problems.append(f"engine has keeps the oracle rejects: {[(k, got_points[k]) for k in extra]}")
+        if missing:
+            problems.append(f"engine lacks keeps: {[(k, want_points[k]) for k in missing]}")
+        if wrong:
+            problems.append("points differ (keep, engine, oracle): " + ", ".join(f"{k} {g} vs {w}" for k, g, w in wrong))
+        if not (extra or missing or wrong):
+            problems.append(f"option order differs: engine {got_list} vs oracle {list(want.options)}")
+    got_best = None if got.best is None else (got.best.keep.dice, got.best.points)
+    if got_best != want.best:
+        problems.append(f"best: engine {got_best} vs oracle {want.best}")
+    if (bool(got.farkle), bool(got.wins)) != (want.farkle, want.wins):
+        problems.append(f"farkle, wins: engine {got.farkle}, {got.wins} vs oracle {want.farkle}, {want.wins}")
+    return [f"[{name}] roll {roll}: {p}" for p in problems]
+
+
+@pytest.mark.parametrize(("rule_set", "variants"), MARKED_RULE_SETS)
+@pytest.mark.slow
+def test_engine_matches_oracle_on_every_marked_roll(rule_set: str, variants: tuple[str, ...]) -> None:
+    rules = _load(rule_set, variants)
+    name = _name(rule_set, variants)
+    both = len(variants) == 2
+    rolls = marked_rolls(variants, wild_shows=(1,) if both else (1, 2, 3, 4, 5, 6), unmarked=not both)
+    failures: list[str] = []
+    failing_rolls = 0
+    for roll in rolls:
+        # the engine is given the dice in the order thrown, the oracle's sorted order reversed
+        problems = _compare_marked(name, roll, _score(rules, Dice.from_dice(reversed(roll))), oracle_score_marked(rule_set, variants, roll))
+        if problems:
+            failing_rolls += 1
+            if len(failures) < MAX_REPORTED:
+                failures.extend(problems)
+    # every roll of plain and red dice with at most one wild die among them, each counted once
+    # wild-die: the 923 plain rolls, and 6 faces of the wild die with 0-5 plain dice (462 ways);
+    # spicy: 1-6 of twelve kinds of die (6 faces plain or red); both: the wild 1 (plain or red)
+    # with 0-5 of those twelve kinds (6,188 ways)
+    assert len(rolls) == {("wild-die",): 923 + 6 * 462, ("spicy",): 18_563, ("wild-die", "spicy"): 2 * 6_188}[variants]
+    assert not failures, f"{name}: {failing_rolls} of {len(rolls)} rolls disagree with the oracle; first ones:\n" + "\n".join(failures)
 
 
 # --------------------------------------------------------------------------------------------
@@ -320,3 +380,38 @@ def test_typed_dice_may_have_spaces_and_commas_and_anything_else_is_refused_quot
         with pytest.raises(IllegalRoll) as refused:
             Dice.from_str(text)
         assert str(refused.value) == f"die {bad} in {text!r} is not a face of a die (1-6)"
+
+
+MARKED_SPOT = [
+    # wild die: 1w 2 2 3 4 6: the wild 1 as a 2 makes three 2s (200), more than a single 1 (100).
+    ("retail", ("wild-die",), "1w 2 2 3 4 6", ("1w 2 2", 200), False),
+    # wild die: 1w 1 2 3 4 5: the wild 1 as the 6 makes the straight (1,500).
+    ("retail", ("wild-die",), "1w 1 2 3 4 5", ("1 1w 2 3 4 5", 1500), False),
+    # wild die: 2w 2 3 4 6 6: showing 2 it is a 2; a pair of 2s and of 6s score nothing: Farkle.
+    ("retail", ("wild-die",), "2w 2 3 4 6 6", None, False),
+    # house-2009 + wild die: 1w 4 4 4 4 4 is six 4s and wins; all six 4s as three pairs 1,000, six
+    # of a kind 1,000, five 4s 1,200 + the wild as a 1 100 = 1,300: the most.
+    ("house-2009", ("wild-die",), "1w 4 4 4 4 4", ("1w 4 4 4 4 4", 1300), True),
+    # spicy: 1 1 1 1r: three 1s holding the red one (2,000) + a 1 (100) = 2,100.
+    ("retail", ("spicy",), "1 1 1 1r 2 3", ("1 1 1 1r", 2100), False),
+    # spicy: 5r 5r 5: three 5s doubled once: 1,000 (as three red-or-not singles: 100 + 100 + 50).
+    ("retail", ("spicy",), "5r 5r 5 2 3 4", ("5 5r 5r", 1000), False),
+    # spicy: a red 2 scoring nothing: 1 + 5 = 150.
+    ("retail", ("spicy",), "2r 1 5 3 4 4", ("1 5", 150), False),
+    # both, pocket: 1wr 6 6 4 4 4: the red wild 1 as a 6: two triplets 2,500 doubled = 5,000.
+    ("pocket", ("wild-die", "spicy"), "1wr 6 6 4 4 4", ("1wr 4 4 4 6 6", 5000), False),
+]
+MARKED_SPOT_IDS = [f"{_name(r, v)}-{roll.replace(' ', '')}" for r, v, roll, *_ in MARKED_SPOT]
+
+
+def _marked(text: str) -> tuple[tuple[int, str], ...]:
+    return Dice.from_str(text).dice
+
+
+@pytest.mark.parametrize(("rule_set", "variants", "roll", "best", "wins"), MARKED_SPOT, ids=MARKED_SPOT_IDS)
+def test_marked_spot_by_hand(rule_set: str, variants: tuple[str, ...], roll: str, best: tuple[str, int] | None, wins: bool) -> None:
+    want = None if best is None else (_marked(best[0]), best[1])
+    oracle = oracle_score_marked(rule_set, variants, _marked(roll))
+    assert (oracle.best, oracle.wins) == (want, wins)
+    engine = _score(_load(rule_set, variants), Dice.from_str(roll))
+    assert (None if engine.best is None else (engine.best.keep.dice, engine.best.points), engine.wins) == (want, wins)

@@ -499,3 +499,15 @@ def test_the_turn_panel_draws_no_dice_where_no_die_is_marked(qtbot: QtBot, contr
     type_line(qtbot, panel, "115234")
     assert panel.roll.text() == "1 1 2 3 4 5" and not panel.dice.isVisible()
     assert panel.entry.placeholderText() == "type the dice, e.g. 115234, then Enter"
+
+
+def test_the_rules_with_every_variant_ticked_are_shown_whole_scrolling_if_need_be(qtbot: QtBot) -> None:
+    dialog = NewGameDialog(("Ann", "Bob"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    for box in dialog.variants.values():
+        box.setChecked(True)
+    qtbot.wait(50)
+    label = dialog.summary
+    # the label is as tall as its text needs (in a scroll area where the dialog is shorter), so no line is cut
+    assert label.height() >= label.heightForWidth(label.width())

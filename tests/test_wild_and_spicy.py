@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game import Game
+from scorekeeper.game import Game, load_game
 from scorekeeper.rules import (
     Dice,
     IllegalKeep,
@@ -220,3 +220,117 @@ def test_the_phones_and_table_mode_show_the_marks() -> None:
     plain.roll("1 2 2 6 5 3")
     assert board_of(plain.events).last_roll.marks == ()  # type: ignore[union-attr]
     assert '<span class="die" title="1">\u2680<span class="pips">1</span></span>' in board_html(board_of(plain.events))
+
+
+# --------------------------------------------------------------------------- whole typed games
+
+
+def play(capsys: pytest.CaptureFixture[str], tmp_path: Path, turns: list[tuple[str, ...]], *options: str) -> tuple[Game, str]:
+    saved = tmp_path / "game.json"
+    sys.stdin = io.StringIO("\n".join(step for turn in turns for step in turn) + "\n")
+    try:
+        status = main(["play", *options, "--players", "Ann,Bob", "--save", str(saved)])
+    finally:
+        sys.stdin = sys.__stdin__
+    assert status == 0
+    return load_game(saved), capsys.readouterr().out
+
+
+# retail + wild-die, to 3,000 (R: each 1 100, each 5 50, three 1s 1,000, three 2s 200, three 6s 600,
+# six of a kind 3,000, five of a kind 2,000, straight 1,500; hot dice)
+WILD_GAME = [
+    # Ann: the wild 1 as the 6 makes 1 2 3 4 5 6, a straight: 1,500 (hot dice); then the wild 1 as a
+    # 2 makes three 2s: 200 (more than 100 as a 1): 1,700, 3 dice left
+    ("1w 1 2 3 4 5", "1 1 2 3 4 5", "2 2 1w 3 4 6", "1 2 2", "b"),
+    # Bob: the wild 1 as a 6, three 6s: 600; then 5 5: 100: 700
+    ("1w 6 6 3 4 2", "1w 6 6", "5 5 3", "5 5", "b"),
+    # Ann: the wild die shows 2, so it is a 2: 2 2 3 3 4 6 scores nothing: Farkle, 1,700 stays
+    ("2w 2 3 3 4 6", "f"),
+    # Bob: the wild 1 as a 4 makes six 4s: 3,000 (as a 1 it would be 100 + five 4s 2,000 = 2,100);
+    # hot dice, and he banks: 700 + 3,000 = 3,700, the last lap
+    ("1w 4 4 4 4 4", "1 4 4 4 4 4", "b"),
+    # Ann's last turn: 1 1 1w 5: three 1s (the wild one a 1) 1,000 + 50 = 1,050; 1 5: 150, hot dice;
+    # the wild 1 as a 6 with 6 6: 600: 1,050 + 150 + 600 = 1,800: 1,700 + 1,800 = 3,500
+    ("1w 1 1 5 2 3", "1 1 1 5", "5 1", "1 5", "1w 2 3 4 6 6", "1 6 6", "b"),
+]
+
+
+def test_a_whole_typed_game_with_the_wild_die_ends_with_the_totals_worked_out_by_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game, out = play(capsys, tmp_path, WILD_GAME, "--variant", "wild-die", "--target", "3000")
+    history = game.state.history
+    assert [record.score_after for record in history] == [1700, 700, 1700, 3700, 3500]
+    assert [record.points for record in history] == [1700, 700, 0, 3000, 1800]
+    assert [str(keep.keep) for keep in history[0].keeps] == ["1 1w 2 3 4 5", "1w 2 2"]
+    assert [[str(part) for part in keep.split] for keep in history[3].keeps] == [["six of a kind 1w 4 4 4 4 4 (3000; the wild 1 as a 4)"]]
+    assert [player.score for player in game.state.players] == [3500, 3700] and game.state.winners == (1,)
+    assert "1w 4 4 4 4 4: type the dice to keep, or  o1) 1w 4 4 4 4 4 for 3,000  " in out
+    assert "1 1 1w 2 3 5: type the dice to keep" in out
+    assert "Game over: Bob wins!" in out
+
+
+# retail + spicy, to 3,000 (R as above; a combination holding a red face scores double)
+SPICY_GAME = [
+    # Ann: 1 4 4 4r: three 4s with the red one 400 x 2 = 800, + 100 = 900; then the red 5: 50 x 2 = 100:
+    # 1,000, 1 die left
+    ("4r 4 4 1 2 3", "1 4 4 4", "5r 2", "5", "b"),
+    # Bob: the red 2 scores nothing: 2 2 3 4 6 6 is a Farkle
+    ("2r 3 4 6 6 2", "f"),
+    # Ann: 5 5r 5r: three 5s doubled once, 1,000, + 100 = 1,100: 2,100
+    ("5r 5r 5 1 2 3", "5 5 5 1", "b"),
+    # Bob: three pairs with a red 2: 1,500 x 2 = 3,000 (hot dice): 3,000, the last lap
+    ("2r 2 3 3 6 6", "2 2 3 3 6 6", "b"),
+    # Ann's last turn: 1 1 1 1r: three 1s with the red one 2,000 + 100 = 2,100 (four of a kind doubled
+    # would be 2,000); 5 5r: 50 + 100 = 150, hot dice: 2,250: 2,100 + 2,250 = 4,350
+    ("1r 1 1 1 2 3", "1 1 1 1", "5 5r", "5 5", "b"),
+]
+
+
+def test_a_whole_typed_game_with_red_pips_ends_with_the_totals_worked_out_by_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game, out = play(capsys, tmp_path, SPICY_GAME, "--variant", "spicy", "--target", "3000")
+    history = game.state.history
+    assert [record.score_after for record in history] == [1000, 0, 2100, 3000, 4350]
+    assert [[(str(keep.keep), keep.points) for keep in record.keeps] for record in history] == [
+        [("1 4 4 4r", 900), ("5r", 100)],
+        [],
+        [("1 5 5r 5r", 1100)],
+        [("2 2r 3 3 6 6", 3000)],
+        [("1 1 1 1r", 2100), ("5 5r", 150)],
+    ]
+    assert [player.score for player in game.state.players] == [4350, 3000] and game.state.winners == (0,)
+    assert "1 1 1 1r 2 3: type the dice to keep, or  o1) 1 1 1 1r for 2,100  " in out
+    assert "Game over: Ann wins!" in out
+
+
+# house-2009 + wild-die + piggyback + each Farkle 100, to 3,000 (H: 1,000 in one turn to get on the
+# board; three 1s 1,000, three 5s 500, each 1 100, each 5 50, four of a kind twice the three; six of
+# a kind wins on the spot)
+HOUSE_GAME = [
+    # Ann: three 1s with the wild one 1,000 (as a 1 it is the best: 1,000 against three 5s with 5 5, 500)
+    # + 5 5 100 = 1,100: on the board, 1 die left
+    ("1w 1 1 5 5 3", "1 1 1 5 5", "b"),
+    # Bob piggybacks on Ann's 1,100 with her 1 die: a 3, Farkle: the pot lost; 100 off nothing: 0
+    ("pig", "3", "f"),
+    # Ann: the wild die shows 4 and is a 4: 4 4 4 4 is four of a kind, 800, + 1 = 900: 2,000, 1 die left
+    ("4w 4 4 4 1 2", "1 4 4 4 4", "b"),
+    # Bob turns the pot down for six fresh dice: the wild 1 with five 3s is six 3s: he wins on the spot
+    ("fresh", "1w 3 3 3 3 3", "1 3 3 3 3 3"),
+]
+
+
+def test_a_whole_typed_game_with_the_wild_die_piggyback_and_a_penalty_ends_with_the_totals_worked_out_by_hand(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game, out = play(
+        capsys, tmp_path, HOUSE_GAME, "--rules", "house-2009", "--variant", "wild-die", "--variant", "piggyback",
+        "--farkle-penalty", "100", "--target", "3000",
+    )
+    history = game.state.history
+    assert [record.score_after for record in history] == [1100, 0, 2000, 0]
+    assert [record.pot for record in history] == [0, 1100, 0, 0]
+    assert [str(keep.keep) for keep in history[2].keeps] == ["1 4 4 4 4w"]
+    assert [player.score for player in game.state.players] == [2000, 0] and game.state.winners == (1,)
+    assert "Game over: Bob wins!" in out

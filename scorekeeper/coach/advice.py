@@ -4,6 +4,10 @@ Most of the game the advice maximizes the points the turn banks. In the last
 lap (and in a play-off) points no longer matter, only finishing above the
 leader: the advice then maximizes that chance, and says so.
 
+Under the wild-die variant the advice knows whether the wild die is among the dice: the roll on the
+table says (its die marked ``w``), and between rolls it is among the dice to roll unless a keep since
+they were last all picked up (or the banker's, for a pot taken on) held it.
+
 Under piggyback, a turn offered the pot of the last bank is weighed both ways exactly: taking it on
 is the mid-turn state of that many dice and that total (rolling first: the pot is banked only after
 scoring), against six fresh dice and nothing.
@@ -64,6 +68,8 @@ class Situation:
     """Piggyback: the pot the player may take on before rolling (None: no such choice)."""
     must_score: bool = False
     """Piggyback: the turn's total is all pot taken on, banked only once the player scores."""
+    wild: bool = False
+    """Wild-die variant: the wild die is among the dice in play (on the table now, or rolled next)."""
 
     @classmethod
     def of(cls, state: GameState) -> Situation | None:
@@ -83,9 +89,12 @@ class Situation:
                 if not player.on_board:
                     need = max(need, state.rules.turn.entry_minimum)
                 need = max(need, STEP)
+        wild = state.rules.scoring.wild_die and (
+            any("w" in mark for mark in turn.roll.marks) if turn.roll is not None else not turn.wild_aside
+        )
         return cls(
             turn.total, turn.dice_left, turn.roll, player.on_board, player.farkle_streak, player.score, need,
-            state.pot_offered(), turn.pot > 0 and turn.total == turn.pot,
+            state.pot_offered(), turn.pot > 0 and turn.total == turn.pot, wild,
         )
 
 
@@ -180,15 +189,18 @@ class Advice:
         return hint_text(self)
 
 
-def _after_keep(situation: Situation, option: KeepOption, policy: Policy) -> int:
+def _after_keep(situation: Situation, option: KeepOption, policy: Policy) -> tuple[int, bool]:
+    """The dice left to roll after ``option`` (six on hot dice), and whether the wild die is among them."""
     left = situation.dice - len(option.keep)
-    return ALL_DICE if left == 0 and policy.rules.turn.hot_dice else left
+    if left == 0 and policy.rules.turn.hot_dice:
+        return ALL_DICE, policy.rules.scoring.wild_die
+    return left, situation.wild and not any("w" in mark for mark in option.keep.marks)
 
 
-def _value(policy: Policy, situation: Situation, total: int, dice: int) -> float:
+def _value(policy: Policy, situation: Situation, total: int, dice: int, wild: bool) -> float:
     if situation.need is not None:
-        return policy.win_chance(total, dice, situation.need)
-    return policy.value(total, dice, situation.on_board, situation.streak, situation.score)
+        return policy.win_chance(total, dice, situation.need, wild)
+    return policy.value(total, dice, situation.on_board, situation.streak, situation.score, wild)
 
 
 def _bank_value(policy: Policy, situation: Situation, total: int) -> float | None:
@@ -199,12 +211,12 @@ def _bank_value(policy: Policy, situation: Situation, total: int) -> float | Non
     return float(total)
 
 
-def _roll_value(policy: Policy, situation: Situation, total: int, dice: int) -> float | None:
+def _roll_value(policy: Policy, situation: Situation, total: int, dice: int, wild: bool) -> float | None:
     if dice == 0:
         return None
     if situation.need is not None:
-        return policy.win_chance_rolling(total, dice, situation.need)
-    return policy.roll_value(total, dice, situation.on_board, situation.streak, situation.score)
+        return policy.win_chance_rolling(total, dice, situation.need, wild)
+    return policy.roll_value(total, dice, situation.on_board, situation.streak, situation.score, wild)
 
 
 def advise(policy: Policy, situation: Situation) -> Advice:
@@ -212,7 +224,7 @@ def advise(policy: Policy, situation: Situation) -> Advice:
     if not 0 <= situation.dice <= ALL_DICE:
         raise CoachError(f"dice {situation.dice!r}: expected 0 to {ALL_DICE} dice in play")
     goal = Goal.POINTS if situation.need is None else Goal.FINISH_ABOVE_LEADER
-    total, dice = situation.total, situation.dice
+    total, dice, wild = situation.total, situation.dice, situation.wild
     entry = policy.rules.turn.entry_minimum
     cost = policy.standing(situation.on_board, situation.streak, situation.score).farkle_cost
     keeps: tuple[KeepValue, ...] = ()
@@ -226,10 +238,11 @@ def advise(policy: Policy, situation: Situation) -> Advice:
             if scored.wins and len(option.keep) == ALL_DICE:
                 valued.append((win, order, KeepValue(option, win, False, True)))
                 continue
-            after_total, after_dice = total + option.points, _after_keep(situation, option, policy)
+            after_total = total + option.points
+            after_dice, after_wild = _after_keep(situation, option, policy)
             banked = _bank_value(policy, situation, after_total)
-            rolled = _roll_value(policy, situation, after_total, after_dice)
-            value = _value(policy, situation, after_total, after_dice)
+            rolled = _roll_value(policy, situation, after_total, after_dice, after_wild)
+            value = _value(policy, situation, after_total, after_dice, after_wild)
             bank = rolled is None or (banked is not None and banked >= rolled)
             valued.append((value, order, KeepValue(option, value, bank, False)))
         top = max((value for value, _, _ in valued), default=0.0)
@@ -239,15 +252,16 @@ def advise(policy: Policy, situation: Situation) -> Advice:
         if not keeps or keeps[0].wins:
             return Advice(goal, situation, keeps, False, total, 0, None, None, None, entry, cost)
         best = keeps[0]
-        total, dice = total + best.option.points, _after_keep(situation, best.option, policy)
+        total = total + best.option.points
+        dice, wild = _after_keep(situation, best.option, policy)
     banked = _bank_value(policy, situation, total)
-    rolled = _roll_value(policy, situation, total, dice)
+    rolled = _roll_value(policy, situation, total, dice, wild)
     bank = rolled is None or (banked is not None and banked >= rolled)
-    chance = policy.farkle_chance(dice) if dice else None
+    chance = policy.farkle_chance(dice, wild) if dice else None
     pot = None
     if situation.offer is not None and situation.roll is None:
         offer = situation.offer
-        taken = _roll_value(policy, situation, offer.points, offer.dice)
+        taken = _roll_value(policy, situation, offer.points, offer.dice, not offer.wild_aside)
         assert taken is not None and rolled is not None
         pot = PotAdvice(offer, taken, rolled)
     return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost, pot)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.coach.policy import Policy, Tables
-from scorekeeper.coach.solver import COLUMNS, standings
+from scorekeeper.coach.solver import columns, standings
 from scorekeeper.rules import RuleSet, rules_to_table
 from scorekeeper.safe_input import read_file
 from scorekeeper.safe_output import write_atomically
@@ -91,11 +91,12 @@ def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
         log.warning("coach cache %s is damaged (%s); solving again", path, exc)
         return None
-    if farkle.shape != (7,) or win.ndim != 2 or win.shape[1] != COLUMNS or len(win) < 1:
+    width = columns(rules)
+    if farkle.shape != (width - 1,) or win.ndim != 2 or win.shape[1] != width or len(win) < 1:
         log.warning("coach cache %s holds tables of the wrong shape; solving again", path)
         return None
     for table in tables.values():
-        if table.rolls.ndim != 2 or table.rolls.shape[1] != 7 or len(table.rolls) < 1:
+        if table.rolls.ndim != 2 or table.rolls.shape[1] != width - 1 or len(table.rolls) < 1:
             log.warning("coach cache %s holds tables of the wrong shape; solving again", path)
             return None
     return Policy(rules, farkle, tables, win)
@@ -135,7 +136,8 @@ def _write(path: Path, policy: Policy, key: str) -> None:
 def policy_for(rules: RuleSet) -> Policy:
     """The solved policy of ``rules``: from memory, else the disk cache, else solved now and cached.
 
-    Raises :class:`~scorekeeper.coach.policy.CoachError` for the card edition.
+    Raises :class:`~scorekeeper.coach.policy.CoachError` where the coach cannot advise
+    (:func:`~scorekeeper.coach.policy.cannot_advise`: the card edition, spicy).
     """
     key = rules_key(rules)
     policy = _solved.get(key)

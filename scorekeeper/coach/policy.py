@@ -16,10 +16,10 @@ from scorekeeper.coach.odds import ALL_DICE, STEP
 from scorekeeper.coach.solver import (
     WIN_ROWS,
     WIN_ROWS_MAX,
-    WON,
     Floats,
     Moves,
     Standing,
+    slot,
     solve_standing,
     standings,
     win_table,
@@ -58,11 +58,9 @@ class Policy:
     @classmethod
     def solve(cls, rules: RuleSet) -> Policy:
         """Solve ``rules`` from scratch (the cache in :mod:`scorekeeper.coach.cache` saves this)."""
-        if rules.kind is not GameKind.DICE:
-            raise CoachError(
-                f"rules {rules.name!r} are the card edition: the coach works out the odds of dice, "
-                "and cards have none it can know"
-            )
+        why = cannot_advise(rules)
+        if why is not None:
+            raise CoachError(why)
         moves = Moves.of(rules)
         tables = {}
         for standing in standings(rules):
@@ -77,10 +75,16 @@ class Policy:
             self._moves = Moves.of(self.rules)
         return self._moves
 
-    def farkle_chance(self, dice: int) -> float:
-        """Chance that rolling ``dice`` dice scores nothing."""
+    def _slot(self, dice: int, wild: bool | None) -> int:
+        """The tables' column of ``dice`` dice, the wild die among them where ``wild`` (None: as at
+        the start of a turn, among them where the rules have it); wild-die variant only."""
+        wild_die = self.rules.scoring.wild_die
+        return slot(dice, wild_die and (wild is None or wild))
+
+    def farkle_chance(self, dice: int, wild: bool | None = None) -> float:
+        """Chance that rolling ``dice`` dice scores nothing (``wild``: the wild die among them, see :meth:`roll_value`)."""
         _check_dice(dice, allow_none=False)
-        return float(self.farkle[dice])
+        return float(self.farkle[self._slot(dice, wild)])
 
     def standing(self, on_board: bool = True, streak: int = 0, score: int | None = None) -> Standing:
         """The standing of a player after ``streak`` Farkles in a row with a banked ``score`` (None:
@@ -103,62 +107,82 @@ class Policy:
         return total > 0 and (on_board or total >= self.rules.turn.entry_minimum)
 
     def roll_value(
-        self, total: int, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None
+        self,
+        total: int,
+        dice: int,
+        on_board: bool = True,
+        streak: int = 0,
+        score: int | None = None,
+        wild: bool | None = None,
     ) -> float:
         """Expected points this turn adds to the score (a Farkle's penalty taken off) if the player
-        rolls ``dice`` dice now and plays on best."""
+        rolls ``dice`` dice now and plays on best. ``wild`` (wild-die variant): whether the wild die
+        is among the dice (None: as at the start of a turn, where the rules have it)."""
         _check_dice(dice, allow_none=False)
         standing = self.standing(on_board, streak, score)
         table = self._tables(standing)
         steps = _steps(total)
+        column = self._slot(dice, wild)
         if steps < len(table.rolls):
-            return float(table.rolls[steps, dice])
+            return float(table.rolls[steps, column])
         # Above the cap every later state banks: one roll, then bank.
         moves = self.moves
-        after: Floats = np.where(moves.after == WON, win_value(self.rules), (steps + moves.points) * float(STEP))
-        return float(moves.roll_values(after, -float(standing.farkle_cost))[dice])
+        after: Floats = np.where(moves.after == moves.won, win_value(self.rules), (steps + moves.points) * float(STEP))
+        return float(moves.roll_values(after, -float(standing.farkle_cost))[column])
 
     def value(
-        self, total: int, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None
+        self,
+        total: int,
+        dice: int,
+        on_board: bool = True,
+        streak: int = 0,
+        score: int | None = None,
+        wild: bool | None = None,
     ) -> float:
-        """Expected points this turn adds to the score from here with best play (``dice`` = 0: no dice left)."""
+        """Expected points this turn adds to the score from here with best play (``dice`` = 0: no dice
+        left; ``wild``: see :meth:`roll_value`)."""
         _check_dice(dice, allow_none=True)
         banked = float(total) if self.can_bank(total, on_board) else None
         if dice == 0:
             return banked if banked is not None else 0.0
-        rolled = self.roll_value(total, dice, on_board, streak, score)
+        rolled = self.roll_value(total, dice, on_board, streak, score, wild)
         return rolled if banked is None else max(banked, rolled)
 
     def expected_points_per_turn(self, on_board: bool = True, streak: int = 0, score: int | None = None) -> float:
         """Expected points a turn adds to the score with best play, from six dice and nothing scored."""
         return self.roll_value(0, ALL_DICE, on_board, streak, score)
 
-    def bank_threshold(self, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None) -> int:
-        """The smallest turn total (a multiple of 50) at which banking is at least as good as rolling ``dice``."""
+    def bank_threshold(
+        self, dice: int, on_board: bool = True, streak: int = 0, score: int | None = None, wild: bool | None = None
+    ) -> int:
+        """The smallest turn total (a multiple of 50) at which banking is at least as good as rolling
+        ``dice`` dice (``wild``: see :meth:`roll_value`)."""
         _check_dice(dice, allow_none=False)
-        rolls = self._tables(self.standing(on_board, streak, score)).rolls[:, dice]
+        rolls = self._tables(self.standing(on_board, streak, score)).rolls[:, self._slot(dice, wild)]
         totals = np.arange(len(rolls)) * STEP
         entry = 0 if on_board else self.rules.turn.entry_minimum
         good = np.flatnonzero((totals >= max(entry, STEP)) & (totals >= rolls))
         # The solver only stops once banking wins just below its cap, so this is never empty.
         return int(good[0]) * STEP
 
-    def win_chance_rolling(self, total: int, dice: int, need: int) -> float:
-        """Chance to end the turn with at least ``need`` banked if the player rolls ``dice`` dice now."""
+    def win_chance_rolling(self, total: int, dice: int, need: int, wild: bool | None = None) -> float:
+        """Chance to end the turn with at least ``need`` banked if the player rolls ``dice`` dice now
+        (``wild``: see :meth:`roll_value`)."""
         _check_dice(dice, allow_none=False)
+        column = self._slot(dice, wild)
         short = _steps(need) - _steps(total)
         if short <= 0:
-            return 1.0 - float(self.farkle[dice])
-        return float(self._win_rows(short)[min(short, WIN_ROWS_MAX), dice])
+            return 1.0 - float(self.farkle[column])
+        return float(self._win_rows(short)[min(short, WIN_ROWS_MAX), column])
 
-    def win_chance(self, total: int, dice: int, need: int) -> float:
+    def win_chance(self, total: int, dice: int, need: int, wild: bool | None = None) -> float:
         """Chance to end the turn with at least ``need`` banked, from here with best play."""
         _check_dice(dice, allow_none=True)
         if total > 0 and total >= need:
             return 1.0
         if dice == 0:
             return 0.0
-        return self.win_chance_rolling(total, dice, need)
+        return self.win_chance_rolling(total, dice, need, wild)
 
     def _win_rows(self, short: int) -> Floats:
         # Beyond 100,000 points short the chances are far below anything shown: stop growing there.
@@ -166,6 +190,31 @@ class Policy:
         if short >= len(self.win):
             self.win = win_table(self.moves, max(short + 1, 2 * len(self.win)), self.win)
         return self.win
+
+
+def cannot_advise(rules: RuleSet) -> str | None:
+    """Why the coach gives no advice under ``rules``, in words for the table; None when it does.
+
+    It works out the odds of every roll from the rules, so it says so where the rules do not hold
+    them: the card edition, and spicy, where which face of each die has red pips is each die's own.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> cannot_advise(load_rules("retail+wild-die")) is None
+    True
+    >>> print(cannot_advise(load_rules("retail+spicy")))
+    The coach cannot advise under spicy: which face of each die has red pips is not in the rules, so the odds of a red face (and of a double score) are unknown to it.
+    """
+    if rules.kind is not GameKind.DICE:
+        return (
+            f"The coach has no advice for the card edition ({rules.name}): it works out the odds of dice, "
+            "and cards have none it can know."
+        )
+    if rules.scoring.spicy:
+        return (
+            "The coach cannot advise under spicy: which face of each die has red pips is not in the rules, "
+            "so the odds of a red face (and of a double score) are unknown to it."
+        )
+    return None
 
 
 def not_counted(rules: RuleSet) -> tuple[str, ...]:

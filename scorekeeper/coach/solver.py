@@ -1,6 +1,7 @@
 """Value iteration over the states of one turn.
 
-A decision point of a turn is (turn total, dice left to roll); the player's
+A decision point of a turn is (turn total, dice left to roll), and under the wild-die variant
+whether the wild die is among those dice (a *slot*: :func:`slot`); the player's
 standing (on the board or not, and what a Farkle would take off the score: the
 penalty for each Farkle, the streak's penalty when due, no more than the score
 where it may not go below zero) is fixed for the whole turn, so each standing
@@ -31,9 +32,11 @@ Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
 
 COLUMNS = 8
-"""Table columns: 0 = no dice left (bank, or nothing when below the entry minimum),
-1-6 = dice left, 7 = the game won on the spot."""
-WON = 7
+"""Table columns without the wild die: 0 = no dice left (bank, or nothing when below the entry
+minimum), 1-6 = dice left, 7 = the game won on the spot."""
+WILD_COLUMNS = 14
+"""Table columns under the wild-die variant: 0 and 1-6 as without it, 7-12 = 1-6 dice left with the
+wild die among them, 13 = the game won on the spot."""
 FIRST_CAP = 20_000 // STEP
 """Turn totals (in steps) the sweep starts from; doubled while rolling still pays there."""
 WIN_ROWS = 20_000 // STEP
@@ -42,53 +45,74 @@ WIN_ROWS_MAX = 100_000 // STEP
 """... up to this many steps."""
 
 
+def columns(rules: RuleSet) -> int:
+    """How many columns the tables of ``rules`` have: :data:`WILD_COLUMNS` under the wild-die variant, else :data:`COLUMNS`."""
+    return WILD_COLUMNS if rules.scoring.wild_die else COLUMNS
+
+
+def slot(dice: int, wild: bool) -> int:
+    """The column of ``dice`` dice left, the wild die among them where ``wild``.
+
+    >>> slot(3, False), slot(3, True), slot(0, True)
+    (3, 9, 0)
+    """
+    return dice + ALL_DICE if wild and dice else dice
+
+
 @dataclass(frozen=True)
 class Moves:
     """Every (roll, keep) pair of every number of dice, as flat arrays for the sweeps."""
 
     farkle: Floats
-    """Chance that n dice Farkle, at index n (index 0 unused)."""
+    """Chance that the dice of each slot (:func:`slot`) Farkle (index 0 unused)."""
     points: Ints
     """Steps each keep scores."""
     after: Ints
-    """Column each keep leads to: dice left after it (6 on hot dice, 0 if none), or WON."""
+    """Column each keep leads to: the slot of the dice left after it (six, the wild die among them
+    where there is one, on hot dice; 0 if none), or :attr:`won`."""
     starts: Ints
     """Index of each scoring roll's first keep (keeps are grouped by roll)."""
     spread: Floats
-    """(7, scoring rolls): the chance of each roll in the row of its number of dice."""
+    """(slots, scoring rolls): the chance of each roll in the row of its slot."""
+    won: int
+    """The column of the game won on the spot: the last of the tables' columns."""
 
     @classmethod
     def of(cls, rules: RuleSet) -> Moves:
-        farkle = np.zeros(ALL_DICE + 1)
+        won = columns(rules) - 1
+        wild_die = rules.scoring.wild_die
+        farkle = np.zeros(won)
         points: list[int] = []
         after: list[int] = []
         starts: list[int] = []
         owners: list[tuple[int, float]] = []
-        for dice in range(1, ALL_DICE + 1):
-            for odds in roll_odds(rules, dice):
-                if not odds.options:
-                    farkle[dice] += float(odds.chance)
-                    continue
-                starts.append(len(points))
-                owners.append((dice, float(odds.chance)))
-                for option in odds.options:
-                    left = dice - len(option.keep)
-                    if odds.wins and len(option.keep) == ALL_DICE:
-                        column = WON
-                    elif left == 0 and rules.turn.hot_dice:
-                        column = ALL_DICE
-                    else:
-                        column = left
-                    points.append(option.points // STEP)
-                    after.append(column)
-        spread = np.zeros((ALL_DICE + 1, len(owners)))
-        for index, (dice, chance) in enumerate(owners):
-            spread[dice, index] = chance
+        for wild in (False, True) if wild_die else (False,):
+            for dice in range(1, ALL_DICE + 1):
+                start = slot(dice, wild)
+                for odds in roll_odds(rules, dice, wild):
+                    if not odds.options:
+                        farkle[start] += float(odds.chance)
+                        continue
+                    starts.append(len(points))
+                    owners.append((start, float(odds.chance)))
+                    for option in odds.options:
+                        left = dice - len(option.keep)
+                        if odds.wins and len(option.keep) == ALL_DICE:
+                            column = won
+                        elif left == 0 and rules.turn.hot_dice:
+                            column = slot(ALL_DICE, wild_die)  # all six picked up, the wild die with them
+                        else:
+                            column = slot(left, wild and "w" not in "".join(option.keep.marks))
+                        points.append(option.points // STEP)
+                        after.append(column)
+        spread = np.zeros((won, len(owners)))
+        for index, (start, chance) in enumerate(owners):
+            spread[start, index] = chance
         return cls(farkle, np.array(points, dtype=np.int64), np.array(after, dtype=np.int64),
-                   np.array(starts, dtype=np.int64), spread)
+                   np.array(starts, dtype=np.int64), spread, won)
 
     def roll_values(self, values: Floats, farkled: float) -> Floats:
-        """Value of rolling n dice (index n), given the value after each keep."""
+        """Value of rolling the dice of each slot (index: :func:`slot`), given the value after each keep."""
         best = np.maximum.reduceat(values, self.starts)
         result: Floats = self.spread @ best + self.farkle * farkled
         return result
@@ -125,24 +149,27 @@ def win_value(rules: RuleSet) -> float:
 
 
 def sweep(rules: RuleSet, moves: Moves, standing: Standing, cap: int) -> tuple[Floats, Floats]:
-    """Values V (rows 0..cap+max keep, COLUMNS) and roll values Q (rows 0..cap-1, 7) in points."""
+    """Values V (rows 0..cap+max keep, one column per slot and the win) and roll values Q (rows
+    0..cap-1, one column per slot) in points."""
     top = cap + int(moves.points.max()) + 1
     totals = np.arange(top, dtype=np.float64) * STEP
     entry = 0 if standing.on_board else rules.turn.entry_minimum
     bankable = totals >= max(entry, STEP)
     bank = np.where(bankable, totals, -np.inf)
     farkled = -float(standing.farkle_cost)
-    values = np.empty((top, COLUMNS))
+    won = moves.won
+    width = won + 1
+    values = np.empty((top, width))
     values[:, 0] = np.where(bankable, totals, 0.0)
-    values[:, 1:WON] = totals[:, None]
-    values[:, WON] = win_value(rules)
-    rolls = np.zeros((cap, ALL_DICE + 1))
+    values[:, 1:won] = totals[:, None]
+    values[:, won] = win_value(rules)
+    rolls = np.zeros((cap, won))
     flat = values.reshape(-1)
-    offsets = moves.points * COLUMNS + moves.after
+    offsets = moves.points * width + moves.after
     for row in range(cap - 1, -1, -1):
-        rolled = moves.roll_values(flat[offsets + row * COLUMNS], farkled)
+        rolled = moves.roll_values(flat[offsets + row * width], farkled)
         rolls[row] = rolled
-        values[row, 1:WON] = np.maximum(rolled[1:], bank[row])
+        values[row, 1:won] = np.maximum(rolled[1:], bank[row])
     return values, rolls
 
 
@@ -164,11 +191,14 @@ def solve_standing(rules: RuleSet, moves: Moves, standing: Standing) -> tuple[Fl
 
 
 def win_table(moves: Moves, rows: int, start: Floats | None = None) -> Floats:
-    """Chance to score at least r more steps this turn (row r) with n dice (column n).
+    """Chance to score at least r more steps this turn (row r) with the dice of each slot (column:
+    :func:`slot`).
 
     Row 0 is reached: bank. ``start`` holds rows already computed, to grow the table.
     """
-    table = np.zeros((rows, COLUMNS))
+    won = moves.won
+    width = won + 1
+    table = np.zeros((rows, width))
     done = 0
     if start is not None:
         done = min(len(start), rows)
@@ -176,10 +206,10 @@ def win_table(moves: Moves, rows: int, start: Floats | None = None) -> Floats:
     if done == 0:
         table[0] = 1.0
         done = 1
-    table[:, WON] = 1.0
+    table[:, won] = 1.0
     flat = table.reshape(-1)
     for row in range(done, rows):
         reached = np.maximum(row - moves.points, 0)
-        rolled = moves.roll_values(flat[reached * COLUMNS + moves.after], 0.0)
-        table[row, 1:WON] = rolled[1:]
+        rolled = moves.roll_values(flat[reached * width + moves.after], 0.0)
+        table[row, 1:won] = rolled[1:]
     return table

@@ -102,6 +102,8 @@ class Pot:
     """The points banked, which the next player adds to their turn by piggybacking."""
     banker: int
     """Seat of the player who banked them."""
+    wild_aside: bool = False
+    """Wild-die variant: the banker had set the wild die aside, so it is not among the dice left."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,9 @@ class TurnState:
     """Piggyback variant: the pot the player may still take on or turn down (before the first roll)."""
     pot: int = 0
     """Piggyback variant: points taken on from the last player's bank, part of :attr:`total`."""
+    wild_aside: bool = False
+    """Wild-die variant: the wild die lies among the dice set aside (kept since the dice were last
+    all picked up, or by the banker whose dice were taken on), so it is not among the dice to roll."""
 
     @property
     def set_aside(self) -> tuple[int, ...]:
@@ -446,7 +451,10 @@ def _keep(state: GameState, action: Kept) -> GameState:
         return _instant_win(state, turn)
     dice_left = turn.dice_left - len(option.keep)
     hot = dice_left == 0 and state.rules.turn.hot_dice
-    return replace(state, turn=replace(turn, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot))
+    aside = (turn.wild_aside or any("w" in mark for mark in option.keep.marks)) and not hot
+    return replace(
+        state, turn=replace(turn, dice_left=ALL_DICE if hot else dice_left, hot_dice=turn.hot_dice + hot, wild_aside=aside)
+    )
 
 
 def _enter_points(state: GameState, action: PointsEntered) -> GameState:
@@ -488,7 +496,8 @@ def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
     if isinstance(action, FreshDice):
         return replace(state, turn=replace(turn, offer=None))
     return replace(
-        state, turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice)
+        state,
+        turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice, wild_aside=offer.wild_aside),
     )
 
 
@@ -621,7 +630,7 @@ def _pot_left(state: GameState, outcome: Outcome) -> Pot | None:
         return None
     if turn.entered or turn.dice_left == 0 or state.rules.kind is not GameKind.DICE:
         return None
-    return Pot(dice=turn.dice_left, points=turn.total, banker=turn.player)
+    return Pot(dice=turn.dice_left, points=turn.total, banker=turn.player, wild_aside=turn.wild_aside)
 
 
 def _settle(state: GameState, contenders: tuple[int, ...]) -> GameState:

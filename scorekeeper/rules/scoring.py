@@ -113,11 +113,10 @@ class Dice:
         for sign in signs:
             if sign not in MARKS:
                 raise IllegalRoll(f"mark {quote(sign)} in {quote(list(signs))} is not a die's mark (w: the wild die, r: red pips)")
-        shown = " ".join(str(die_token(face, sign)) for face, sign in zip(given, signs))
         if len(given) > MAX_DICE:
-            raise IllegalRoll(f"{quote(shown)} has {len(given):,} dice; Farkle is played with six")
+            raise IllegalRoll(f"{quote(_shown(given, signs))} has {len(given):,} dice; Farkle is played with six")
         if sum("w" in sign for sign in signs) > 1:
-            raise IllegalRoll(f"{quote(shown)} has more than one wild die; mark only the die of the other colour with w")
+            raise IllegalRoll(f"{quote(_shown(given, signs))} has more than one wild die; mark only the die of the other colour with w")
         dice = sorted(zip(given, signs))
         object.__setattr__(self, "values", tuple(face for face, _ in dice))
         object.__setattr__(self, "marks", tuple(sign for _, sign in dice))
@@ -206,6 +205,19 @@ class Dice:
         for die in other.dice:
             left.remove(die)
         return Dice.from_dice(left)
+
+
+def _shown(values: Iterable[int], marks: Iterable[str]) -> str:
+    """Dice as typed, in the order given: ``"1w 3 5r"``."""
+    return " ".join(str(die_token(face, mark)) for face, mark in zip(values, marks))
+
+
+def _sorted_dice(dice: tuple[tuple[int, str], ...]) -> Dice:
+    """Dice already checked and sorted (a part of a roll's dice, taken in order), made without checking again."""
+    made = object.__new__(Dice)
+    object.__setattr__(made, "values", tuple(face for face, _ in dice))
+    object.__setattr__(made, "marks", tuple(mark for _, mark in dice))
+    return made
 
 
 def _tally(dice: Iterable[tuple[int, str]]) -> dict[tuple[int, str], int]:
@@ -510,7 +522,8 @@ def _marked_split(scoring: Scoring, keep: Dice) -> Split | None:
     _check_scoring_marks(scoring, keep)
     wild = next((i for i, (face, mark) in enumerate(keep.dice) if "w" in mark and face == 1), None)
     best: Split | None = None
-    for stand_in in FACES if wild is not None else (1,):
+    # every face the wild 1 may stand for; one pass, each die its own face, where there is no wild 1
+    for stand_in in FACES if wild is not None else (0,):
         stood = [(die, stand_in if i == wild else die[0]) for i, die in enumerate(keep.dice)]
         total = 0
         parts: list[Combination] = []
@@ -554,7 +567,7 @@ def _marked_options(scoring: Scoring, roll: Dice) -> tuple[KeepOption, ...]:
     kinds = sorted(set(roll.dice))
     found = []
     for taken in itertools.product(*(range(roll.dice.count(die) + 1) for die in kinds)):
-        keep = Dice.from_dice(die for die, n in zip(kinds, taken) for _ in range(n))
+        keep = _sorted_dice(tuple(die for die, n in zip(kinds, taken) for _ in range(n)))
         split = best_split(scoring, keep) if len(keep) else None
         if split is not None:
             found.append(KeepOption(keep, split[0], split[1]))

@@ -8,7 +8,7 @@
 >>> [(seat.name, seat.score, seat.to_play) for seat in board.seats]
 [('Ann', 250, False), ('Bob', 0, True)]
 >>> board.last_roll
-LastRoll(player='Bob', dice=(2, 3, 4, 5, 6, 6), picture=None)
+LastRoll(player='Bob', dice=(2, 3, 4, 5, 6, 6), picture=None, marks=())
 """
 
 from __future__ import annotations

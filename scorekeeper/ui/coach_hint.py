@@ -8,17 +8,14 @@ panel can highlight it.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QWidget
 
-from scorekeeper.coach import Advice, CoachError, Goal, Policy, advise_state, not_counted, policy_for, rules_key
+from scorekeeper.coach import Advice, Goal, Policy, advise_state, cannot_advise, not_counted, policy_for, rules_key
 from scorekeeper.game import GameState
 from scorekeeper.rules import KeepOption, RuleSet
-
-log = logging.getLogger(__name__)
 
 GOALS = {
     Goal.POINTS: "Coach (most points):",
@@ -42,7 +39,7 @@ class CoachHint(QWidget):
         super().__init__(parent)
         self._source = source
         self._policy = policy
-        self._policies: dict[str, Policy | None] = {}
+        self._policies: dict[str, Policy] = {}
         self._state: GameState | None = None
         self._advice: Advice | None = None
         self._best: KeepOption | None = None
@@ -98,11 +95,11 @@ class CoachHint(QWidget):
         advice = None
         message = ""
         if state is not None and self.coaching():
-            policy = self._policy_for(state.rules)
-            if policy is None:
-                message = "The coach has no advice for the card edition."
+            why = cannot_advise(state.rules)
+            if why is not None:
+                message = why
             else:
-                advice = advise_state(policy, state)
+                advice = advise_state(self._policy_for(state.rules), state)
                 message = str(advice) if advice is not None else ""
         self._advice = advice
         self.goal.setText(GOALS[advice.goal] if advice is not None else "")
@@ -116,16 +113,13 @@ class CoachHint(QWidget):
             self._best = best
             self.best_keep_changed.emit(best)
 
-    def _policy_for(self, rules: RuleSet) -> Policy | None:
+    def _policy_for(self, rules: RuleSet) -> Policy:
+        """The solved policy of ``rules`` (which the coach can advise under: :func:`cannot_advise`)."""
         if self._policy is not None and rules_key(self._policy.rules) == rules_key(rules):
             return self._policy
         key = rules_key(rules)
         if key not in self._policies:
-            try:
-                self._policies[key] = policy_for(rules)
-            except CoachError as exc:
-                log.info("no coach for %s: %s", rules.name, exc)
-                self._policies[key] = None
+            self._policies[key] = policy_for(rules)
         return self._policies[key]
 
     def _toggled(self, on: bool) -> None:

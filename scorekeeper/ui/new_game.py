@@ -14,12 +14,14 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -182,6 +184,12 @@ class NewGameDialog(QDialog):
         self.penalty.valueChanged.connect(lambda _=0: self.update_rules())
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # The rules as they will be played scroll where they are longer than the dialog (many variants).
+        summary_view = QScrollArea()
+        summary_view.setWidget(self.summary)
+        summary_view.setWidgetResizable(True)
+        summary_view.setFrameShape(QFrame.Shape.NoFrame)
         self.error = QLabel()
         self.error.setStyleSheet("color: #b03a2e")
         self.error.setWordWrap(True)
@@ -218,7 +226,7 @@ class NewGameDialog(QDialog):
         layout.addLayout(left, 1)
         right = QVBoxLayout()
         right.addWidget(QLabel("The rules as they will be played:"))
-        right.addWidget(self.summary, 1)
+        right.addWidget(summary_view, 1)
         layout.addLayout(right, 1)
 
         add.clicked.connect(self.add_player)
