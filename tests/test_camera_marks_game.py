@@ -79,7 +79,19 @@ def test_watch_refuses_a_marked_game_on_a_camera_whose_table_never_learned_the_c
     photos = tmp_path / "photos"
     photos.mkdir()
     cv2.imwrite(str(photos / "a.png"), np.full((120, 160, 3), 80, np.uint8))
-    args = ["watch", f"images:{photos}", "--game", "--variant", "spicy", "--players", "Ann,Bob"]
+    decisions = tmp_path / "decisions.txt"
+    decisions.write_text("1\nb\n")
+    args = ["watch", f"images:{photos}", "--game", "--variant", "spicy", "--players", "Ann,Bob", "--decisions", str(decisions)]
     assert watch(build_parser().parse_args(args), reader=LatestLabels()) == 2
     err = capsys.readouterr().err
     assert "the table has not learned what red pips look like" in err and "teach it in the window (Camera, Calibrate" in err
+    args = ["watch", f"images:{photos}", "--game", "--variant", "wild-die", "--players", "Ann,Bob"]
+    assert watch(build_parser().parse_args(args), reader=LatestLabels()) == 2
+    assert "the table has not learned the wild die's colour" in capsys.readouterr().err
+
+
+def test_watch_under_spicy_asks_for_a_decisions_file_since_the_coach_cannot_advise(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["watch", "demo", "--game", "--variant", "spicy", "--players", "Ann,Bob"]
+    assert watch(build_parser().parse_args(args), reader=LatestLabels()) == 2
+    err = capsys.readouterr().err
+    assert "The coach cannot advise under spicy" in err and "Give the choices between rolls with --decisions FILE." in err

@@ -37,6 +37,7 @@ from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, GameKind
+from scorekeeper.coach.policy import CoachError
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
 
@@ -172,8 +173,12 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
         raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
     if args.sheet is not None:
         sheet_format(args.sheet, None)
-    chooser: Chooser = FileChooser.read(args.decisions) if args.decisions is not None else CoachChooser(game.state)
-    return game, chooser
+    if args.decisions is not None:
+        return game, FileChooser.read(args.decisions)
+    try:
+        return game, CoachChooser(game.state)
+    except CoachError as exc:
+        raise FarkleError(f"{exc} Give the choices between rolls with --decisions FILE.") from None
 
 
 def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.game.state import ALL_DICE, TurnState
+from scorekeeper.game.state import TurnState
 from scorekeeper.rules import RuleSet
 from scorekeeper.vision.die_colours import ColourJudge
 
@@ -57,26 +57,14 @@ class MarksTold:
     whether its pips are red; ``""``: none)."""
 
 
-def wild_in_roll(turn: TurnState) -> bool | None:
-    """Whether the wild die is among the dice ``turn`` rolls next: True when every die is thrown or
-    none set aside this turn is the wild one, False when it is set aside; None where the turn does
-    not say (a piggybacked pot's dice, left by another player's keeps).
+def wild_in_roll(turn: TurnState) -> bool:
+    """Whether the wild die is among the dice ``turn`` rolls next: it is unless it lies set aside
+    (kept this turn, or by the banker whose dice a piggyback took on).
 
-    >>> from scorekeeper.rules import Dice, load_rules, score_roll
-    >>> keep = score_roll(load_rules("retail"), Dice.from_str("1 5 2 3 4 6")).option_for(Dice.from_str("1 5"))
-    >>> wild_in_roll(TurnState(0)), wild_in_roll(TurnState(0, dice_left=4, keeps=(keep,)))
-    (True, True)
+    >>> wild_in_roll(TurnState(0)), wild_in_roll(TurnState(0, dice_left=4, wild_aside=True))
+    (True, False)
     """
-    if turn.dice_left >= ALL_DICE:
-        return True
-    aside: list[str] = []
-    for option in reversed(turn.keeps):
-        if len(aside) + len(option.keep) > ALL_DICE - turn.dice_left:
-            break
-        aside.extend(option.keep.marks)
-    if any("w" in mark for mark in aside):
-        return False
-    return True if len(aside) + turn.dice_left == ALL_DICE else None
+    return not turn.wild_aside
 
 
 def read_marks(
@@ -125,8 +113,8 @@ def ask_marks(values: Sequence[int], doubt: Sequence[str], learned: bool) -> str
 
     >>> ask_marks([3, 5, 2], ["w", "w", ""], True)
     'Which is the wild die, the 3 or the 5? Tap it and mark it wild.'
-    >>> ask_marks([3, 5], ["wr", ""], False)
-    'Is the 3 the wild die? Tap it and say. Are the pips of the 3 red? Tap it and say. (The table tells these itself once it has learned your dice's colours: Camera, Calibrate, teach a throw.)'
+    >>> print(ask_marks([3, 5], ["wr", ""], False))
+    Is the 3 the wild die? Tap it and say. Are the pips of the 3 red? Tap it and say. (The table tells these itself once it has learned your dice's colours: Camera, Calibrate, teach a throw.)
     """
     wild = [values[i] for i, d in enumerate(doubt) if "w" in d]
     red = [values[i] for i, d in enumerate(doubt) if "r" in d]
