@@ -2,7 +2,7 @@
 seed, the rolls settled whose marks were right with nothing asked, asked about (the roll not
 taken, thrown again), or wrong with nothing asked.
 
-    python benchmarks/camera_marks.py [--seeds 1,2,3] [--size 640x480] [--target N] [--json FILE]
+    python benchmarks/camera_marks.py [--variants wild-die,spicy] [--seeds 1,2,3] [--size 640x480] [--target N] [--json FILE]
 
 Each game is Ann and Bob under retail with the variant (``wild-die``, ``spicy``), played from the
 demo table by the table session with no window (``watch demo --game``); the table learns the
@@ -29,6 +29,7 @@ VARIANTS = ("wild-die", "spicy")
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variants", default=",".join(VARIANTS), help="the variants, comma-separated (default wild-die,spicy)")
     parser.add_argument("--seeds", default="1,2,3", help="demo table seeds, comma-separated (default 1,2,3)")
     parser.add_argument("--size", default="640x480", help="the demo table's frame size (default 640x480)")
     parser.add_argument("--target", type=int, help="play to this score (default: the rules' own)")
@@ -36,7 +37,7 @@ def main() -> int:
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     rows = []
-    for variant in VARIANTS:
+    for variant in args.variants.split(","):
         total = [0, 0, 0]
         for seed in (int(s) for s in args.seeds.split(",")):
             with tempfile.TemporaryDirectory() as home:
