@@ -19,22 +19,36 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
 from scorekeeper.evaluation.dataset import load_dataset, read_split, with_label_fixes
-from scorekeeper.evaluation.die_colours import Measure, demo_rolls, marked_photo, measure, photo_rolls, teach
+from scorekeeper.camera.demo_table import DemoTable
+from scorekeeper.evaluation.die_colours import MarkedRoll, Measure, marked_photo, measure, photo_rolls, settled_rolls, teach
+from scorekeeper.vision.detections import Detections
 
 REPO = Path(__file__).resolve().parent.parent
 SOURCES = ("byler_d6", "dice3", "rune55")
+
+
+def demo_frames(seed: int, rolls: int) -> Iterator[tuple[np.ndarray, Detections]]:
+    """A demo table's frames with their labels, a wild die and spicy dice, for ``rolls`` throws of six."""
+    table = DemoTable(640, 480, seed=seed, realtime=False, wild=True, spicy=True)
+    table.expect(6)
+    while table.rolls <= rolls:
+        frame = table.read()
+        if frame is None or frame.truth is None:
+            return
+        yield frame.image, frame.truth
 
 
 def demo(seeds: int, rolls: int) -> Measure:
     """Part (a): every seed's film taught by its first full throw with the wild die and a red face."""
     total = Measure()
     for seed in range(seeds):
-        film = demo_rolls(seed, rolls)
+        film: list[MarkedRoll] = settled_rolls(demo_frames(seed, rolls))
         teacher = next((roll for roll in film if roll.wild is not None and roll.red and len(roll.labels) == 6), None)
         if teacher is None:
             continue

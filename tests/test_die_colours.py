@@ -13,7 +13,8 @@ import pytest
 
 from conftest import shared_data_folder
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
-from scorekeeper.evaluation.die_colours import RED_LAB, WILD_LAB, demo_rolls, light_die_dark_pips, marked_photo, measure, photo_rolls, recoloured, teach
+from scorekeeper.camera.demo_table import DemoTable
+from scorekeeper.evaluation.die_colours import RED_LAB, WILD_LAB, light_die_dark_pips, marked_photo, measure, photo_rolls, recoloured, settled_rolls, teach
 from scorekeeper.synthetic.die import DieLook, DiePose
 from scorekeeper.synthetic.render import render
 from scorekeeper.synthetic.scene import Scene
@@ -220,7 +221,10 @@ def test_recoloured_real_dice_are_told_after_one_taught_photo() -> None:
 
 
 def test_demo_throws_are_told_after_one_taught_throw() -> None:
-    film = demo_rolls(3, 4, 480, 360)
+    table = DemoTable(480, 360, seed=3, realtime=False, wild=True, spicy=True)
+    table.expect(6)
+    frames = [table.read() for _ in range(600)]
+    film = settled_rolls((frame.image, frame.truth) for frame in frames if frame is not None and frame.truth is not None)
     teacher = next(roll for roll in film if roll.wild is not None and roll.red and len(roll.labels) == 6)
     result = measure(teach(teacher), [roll for roll in film if roll is not teacher])
     assert result.wild.total >= 3 and result.wild.right == result.wild.total

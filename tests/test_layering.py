@@ -167,8 +167,8 @@ def test_the_layered_packages_are_there() -> None:
     }, "synthetic/ keeps one module per thing drawn, and render.py the picture and its labels"
     assert {"dataset.py", "assessment.py", "score.py", "samples.py", "classical.py"} <= {path.name for path in (PACKAGE / "evaluation").glob("*.py")}
     assert {path.name for path in (PACKAGE / "vision").glob("*.py")} == {
-        "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py", "table_head.py", "table_memory.py"
-    }, "vision/ keeps what reads a frame (the players' corrections kept for training, and what a table taught the reader)"
+        "__init__.py", "detections.py", "reader.py", "processing.py", "images.py", "corrections.py", "table_head.py", "table_memory.py", "die_colours.py"
+    }, "vision/ keeps what reads a frame (the players' corrections kept for training, what a table taught the reader, and the die colours it taught)"
 
 
 FILE_HELPERS = ("safe_input.py", "safe_output.py")

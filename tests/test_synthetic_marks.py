@@ -141,3 +141,4 @@ def test_the_wild_die_looks_other_than_its_set_and_spicy_sets_are_not_red() -> N
     for seed in range(12):
         table = DemoTable(320, 240, seed=seed, realtime=False, spicy=True)
         assert table._film.look not in (DEMO_LOOKS[1], DEMO_LOOKS[2])  # red bodies, red pips
+        assert table.wild_look == DEMO_WILD_LOOKS[DEMO_LOOKS.index(table._film.look)]  # blue among white dice

@@ -338,10 +338,10 @@ class DemoTable(BaseSource):
         self.spicy = spicy
         """Whether each die has a face with red pips."""
         self._wild_in_throw: bool | None = None
-        set_look = self._film.look
-        if spicy and set_look in (DEMO_LOOKS[1], DEMO_LOOKS[2]):
+        if spicy and self._film.look in (DEMO_LOOKS[1], DEMO_LOOKS[2]):
             self._film.look = DEMO_LOOKS[0]
-        self._wild_look = DEMO_WILD_LOOKS[DEMO_LOOKS.index(set_look)] if set_look in DEMO_LOOKS else DEMO_WILD_LOOKS[0]
+        self.wild_look = DEMO_WILD_LOOKS[DEMO_LOOKS.index(self._film.look)] if self._film.look in DEMO_LOOKS else DEMO_WILD_LOOKS[0]
+        """The wild die's look: a body colour of its own beside the set's (``DEMO_WILD_LOOKS``)."""
         # The table opens empty for a moment: the window starts its game meanwhile, so even the
         # first throw holds the player's dice.
         self._film.empty(OPENING_FRAMES)
@@ -373,7 +373,7 @@ class DemoTable(BaseSource):
         if in_throw is None:
             in_throw = count == 6 or rng.random() < count / 6
         wild = int(rng.integers(count)) if self.wild and in_throw else None
-        looks = [self._wild_look if i == wild else self._film.look for i in range(count)]
+        looks = [self.wild_look if i == wild else self._film.look for i in range(count)]
         if self.spicy:
             looks = [replace(look, red_face=int(face)) for look, face in zip(looks, rng.integers(1, 7, size=count))]
         return looks, wild

@@ -1,6 +1,7 @@
 """Measuring how well the die colours judge (``vision/die_colours.py``) tells the wild die and red
-pips: on the demo table's throws with a wild die and spicy dice, and on real photos where a wild
-die and red pips are made by recolouring real dice.
+pips: on the demo table's throws with a wild die and spicy dice (its frames given as pictures and
+labels, ``settled_rolls``), and on real photos where a wild die and red pips are made by
+recolouring real dice.
 
 A measure teaches the judge from one roll, as the teaching step does (a tap on the wild die, a
 tap on each red face), and judges every other roll: the wild pick per roll and the red pips per
@@ -9,6 +10,7 @@ die, each right, wrong or unsure (asked).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +18,6 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.camera.demo_table import DemoTable
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.die_colours import DieColours
@@ -140,25 +141,20 @@ def measure(colours: DieColours, rolls: list[MarkedRoll], into: Measure | None =
     return out
 
 
-def demo_rolls(seed: int, rolls: int, width: int = 640, height: int = 480, *, wild: bool = True, spicy: bool = True) -> list[MarkedRoll]:
-    """The settled rolls of ``rolls`` throws of six on a demo table with a wild die and spicy dice
-    (each throw's first picture once its boxes have lain still ``STILL_FRAMES`` frames; a knock or
-    a bump can settle a throw twice)."""
-    table = DemoTable(width, height, seed=seed, realtime=False, wild=wild, spicy=spicy)
-    table.expect(6)
+def settled_rolls(frames: Iterable[tuple[NDArray[np.uint8], Detections]]) -> list[MarkedRoll]:
+    """The settled rolls of a film given as pictures with their exact labels (the demo table's
+    frames): each throw's first picture once its boxes have lain still ``STILL_FRAMES`` frames (a
+    knock or a bump can settle a throw twice)."""
     out: list[MarkedRoll] = []
     still = 0
     last: NDArray[np.float32] | None = None
-    while table.rolls <= rolls:
-        frame = table.read()
-        if frame is None or frame.truth is None:
-            break
-        boxes = frame.truth.boxes
+    for image, labels in frames:
+        boxes = labels.boxes
         same = last is not None and boxes.shape == last.shape and len(boxes) > 0 and bool(np.array_equal(boxes, last))
         still = still + 1 if same else 0
         last = boxes
         if still == STILL_FRAMES:
-            out.append(MarkedRoll(frame.image, frame.truth))
+            out.append(MarkedRoll(image, labels))
     return out
 
 

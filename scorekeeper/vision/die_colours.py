@@ -11,7 +11,10 @@ table can ask rather than guess.
 Two colours are measured on each die, in CIE Lab (lightness apart from colour, so a change of
 exposure moves mostly one of the three numbers): the **body**, the typical colour of the top
 face's pixels once the pips are left out, and the **pips**, the typical colour of the pixels that
-stand out from the body. A die is judged by which taught examples it lies nearer, wild or plain
+stand out from the body. The light of every roll is first brought back to the light of the first
+roll taught, by how the table under the dice looked then and looks now (:func:`light_gains`), and
+chroma is taken relative to lightness (:func:`steady`): a lamp switched on or the camera's
+exposure moving does not turn a white die into the wild one. A die is judged by which taught examples it lies nearer, wild or plain
 dice, red or plain faces, in units of the colour spread the examples show (never less than a
 camera's own noise between two rolls); a die about as near one as the other, or far from both
 (a die or a light never taught), is unsure. Within a roll at most one die is the wild one
