@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from scorekeeper.camera.demo_table import Choreography, render_scene
 from scorekeeper.camera.sources import CameraLost, Frame
 from scorekeeper.vision.detections import DEFAULT_UNSURE_BELOW, Detections
-from scorekeeper.synthetic.die import DiePose
+from scorekeeper.synthetic.die import DieLook, DiePose
 from scorekeeper.synthetic.scene import Scene
 
 
@@ -36,12 +36,15 @@ class ScriptedTable:
         self._lock = threading.Lock()
         self._index = 0
 
-    def roll(self, values: Sequence[int], spots: Sequence[tuple[float, float]] | None = None) -> None:
-        """Pick up the dice on the table (not those set aside) and throw these, at ``spots`` if given."""
+    def roll(
+        self, values: Sequence[int], spots: Sequence[tuple[float, float]] | None = None, *, looks: Sequence[DieLook] | None = None, wild: int | None = None
+    ) -> None:
+        """Pick up the dice on the table (not those set aside) and throw these, at ``spots`` if given,
+        each with its look of ``looks`` if given, die ``wild`` the wild die."""
         with self._lock:
             self.film.dice = list(self.aside)
             self.film.rest(3)
-            self.film.throw(list(values), frames=12, spots=spots)
+            self.film.throw(list(values), frames=12, spots=spots, looks=looks, wild=wild)
             self._queue.extend(self.film.drain())
 
     def set_aside(self, faces: Sequence[int], x: float) -> None:

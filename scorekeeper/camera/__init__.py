@@ -25,6 +25,7 @@ from scorekeeper.camera.settling import EventKind, SettleError, SettleEvent, Set
 from scorekeeper.camera.sources import (
     CameraLost,
     DiceSource,
+    MarkedDiceSource,
     Frame,
     FrameSource,
     ImageFolderSource,
@@ -45,6 +46,7 @@ __all__ = [
     "CalibrationProfile",
     "CameraLost",
     "DiceSource",
+    "MarkedDiceSource",
     "EventKind",
     "Frame",
     "FrameSource",

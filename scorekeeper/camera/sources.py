@@ -113,6 +113,16 @@ class DiceSource(FrameSource, Protocol):
 
 
 @runtime_checkable
+class MarkedDiceSource(DiceSource, Protocol):
+    """A source that throws a set with a wild die or red-pip faces (the demo table under those
+    variants), and labels its frames with them (:attr:`Frame.truth`)."""
+
+    def expect_wild(self, in_throw: bool | None) -> None:
+        """Whether the wild die is among the dice thrown next (None: the source chooses)."""
+        ...
+
+
+@runtime_checkable
 class ReconnectingSource(FrameSource, Protocol):
     """A live source that opens itself again when its picture is lost (an IP camera's stream). Its
     ``close()`` is safe from any thread: a ``read()`` waiting for the picture then returns None."""
@@ -700,10 +710,13 @@ def open_source(
     realtime: bool | None = None,
     hold: int = HOLD_FRAMES,
     seed: int = 0,
+    wild: bool = False,
+    spicy: bool = False,
 ) -> BaseSource:
     """Open a source from its spec. ``resolution`` is asked of a webcam and used by the demo table;
     ``realtime`` paces file and demo sources to their frame rate (default: only the demo table);
-    ``hold`` is how many frames each photo of an ``images:`` folder lasts."""
+    ``hold`` is how many frames each photo of an ``images:`` folder lasts; ``wild`` and ``spicy``:
+    the demo table's set holds a wild die, and red-pip faces (for a game with those variants)."""
     if isinstance(spec, str):
         spec = parse_source(spec)
     if spec.kind is SourceKind.WEBCAM:
@@ -722,4 +735,6 @@ def open_source(
         height=resolution[1],
         seed=int(spec.argument) if spec.argument else seed,
         realtime=True if realtime is None else realtime,
+        wild=wild,
+        spicy=spicy,
     )

@@ -3,7 +3,8 @@
 The table learned beside a calibration profile (``PROFILE.table.npz``; by default the window's,
 ``last-calibration.toml`` in the scorekeeper home): how many dice of each value the players
 confirmed or corrected there, and whether the reader reads with it now (the safety rule).
-``--forget`` deletes it: the reader then reads that table cold and learns it again.
+``--forget`` deletes it, and the dice's colours the table learned (``PROFILE.colours.npz``: the
+wild die, red pips): the reader then reads that table cold and learns it again.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def add_parser(commands: Any) -> None:
         "profile", nargs="?", type=Path, metavar="PROFILE",
         help="the calibration profile (or its .table.npz file); default: the window's last-calibration.toml in the scorekeeper home",
     )
-    parser.add_argument("--forget", action="store_true", help="delete what the table learned")
+    parser.add_argument("--forget", action="store_true", help="delete what the table learned (its dice and their colours)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--model", type=Path, metavar="PATH", help="a model folder (with manifest.json) instead of the committed one")
     parser.set_defaults(run=run)
@@ -37,11 +38,18 @@ def run(args: argparse.Namespace) -> int:
     from scorekeeper.camera.calibration import LAST_PROFILE
     from scorekeeper.vision.reader import ModelError, OnnxDiceReader
     from scorekeeper.vision.table_head import MIN_JUDGED
+    from scorekeeper.vision.die_colours import SUFFIX as COLOURS_SUFFIX
     from scorekeeper.vision.table_memory import SUFFIX, TableFileError, TableMemory, table_file_for
 
     profile = args.profile if args.profile is not None else default_home() / LAST_PROFILE
     path = profile if profile.name.endswith(SUFFIX) else table_file_for(profile)
     if args.forget:
+        colours = path.with_name(path.name[: -len(SUFFIX)] + COLOURS_SUFFIX)
+        if colours.is_file():
+            colours.unlink()
+            print(f"Forgot the dice's colours the table learned ({colours} deleted): teach the wild die and red pips again in the teaching step.")
+            if not path.exists():
+                return 0
         if not path.exists():
             print(f"scorekeeper table: {path} holds nothing to forget", file=sys.stderr)
             return 0

@@ -16,6 +16,7 @@ from scorekeeper.camera.settling import SettleError, SettleParams
 from scorekeeper.camera.sources import (
     CameraLost,
     ImageFolderSource,
+    MarkedDiceSource,
     ReconnectingSource,
     SourceError,
     SourceKind,
@@ -25,6 +26,9 @@ from scorekeeper.camera.sources import (
 )
 from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
 from scorekeeper.table_session.learner import TableLearner
+from scorekeeper.table_session.marks import MarksInPlay
+from scorekeeper.table_session.table_colours import TableColours, teach_from_labels
+from scorekeeper.vision.die_colours import colours_file_for
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.cli.export import sheet_format
@@ -33,6 +37,7 @@ from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, GameKind
+from scorekeeper.coach.policy import CoachError
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
 
@@ -126,7 +131,10 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
         hold = params.settle_frames + params.move_frames + 2
         if spec.kind is SourceKind.STREAM:
             print(f"connecting to {shown_address(spec.argument)} (10 s at most)...", file=sys.stderr, flush=True)
-        source = open_source(spec, resolution=profile.resolution, realtime=False if args.unpaced else None, hold=hold)
+        in_play = MarksInPlay.of(game.state.rules) if args.game else MarksInPlay(False, False)
+        source = open_source(
+            spec, resolution=profile.resolution, realtime=False if args.unpaced else None, hold=hold, wild=in_play.wild, spicy=in_play.red
+        )
     except (CalibrationError, SettleError, SourceError) as exc:
         return _fail(str(exc))
     status = 0
@@ -165,8 +173,12 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
         raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
     if args.sheet is not None:
         sheet_format(args.sheet, None)
-    chooser: Chooser = FileChooser.read(args.decisions) if args.decisions is not None else CoachChooser(game.state)
-    return game, chooser
+    if args.decisions is not None:
+        return game, FileChooser.read(args.decisions)
+    try:
+        return game, CoachChooser(game.state)
+    except CoachError as exc:
+        raise FarkleError(f"{exc} Give the choices between rolls with --decisions FILE.") from None
 
 
 def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:
@@ -181,11 +193,40 @@ def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:
     return learner
 
 
+def _colours(watcher: Watcher, args: argparse.Namespace, in_play: MarksInPlay) -> TableColours | None:
+    """The dice's colours the game tells its marks by: learned at the table of ``--calibration``'s
+    profile (kept beside it), or, on the demo table, from a teaching throw whose labels say which die
+    is the wild one and which faces show red pips; None where the rules play no marks.
+    :class:`FarkleError` where they are not learned and cannot be."""
+    if not in_play.any:
+        return None
+    colours = TableColours(colours_file_for(args.calibration) if args.calibration is not None else None)
+    if colours.note:
+        print(colours.note, flush=True)
+    missing = colours.missing(in_play.letters)
+    if missing and isinstance(watcher.source, MarkedDiceSource):
+        throws = teach_from_labels(watcher, colours, in_play.letters)
+        print(f"Taught the table the dice's colours from {throws} teaching throw{'' if throws == 1 else 's'}: {colours.summary()}", flush=True)
+    elif missing:
+        raise FarkleError(
+            f"the table has not learned {colours.missing_words(missing)}, and with no one at the table to tap, no roll could be "
+            "taken: teach it in the window (Camera, Calibrate: hold a throw, tap the marked dice, teach it) with this --calibration profile"
+        )
+    else:
+        print(f"The table tells the dice's marks with what it learned: {colours.summary()}", flush=True)
+    return colours
+
+
 def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
     """Play the game from the watch loop; print it as it goes and the sheet at the end."""
     state = game.state
     print(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}.", flush=True)
+    try:
+        colours = _colours(watcher, args, MarksInPlay.of(state.rules))
+    except FarkleError as exc:
+        return _fail(str(exc))
     camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(text, flush=True))
+    camera.session.colours = colours
     learner = _learner(watcher, args)
     if learner is not None:
         camera.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)

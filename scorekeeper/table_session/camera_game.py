@@ -5,7 +5,10 @@ window runs; each roll it takes is scored, and the choices between rolls (which 
 bank or roll on, and under piggyback whether to take on the last bank's pot) are made by a
 :class:`Chooser`: the coach's best play, or a decisions file.
 A roll that farkles is a Farkle, a die read unsure is taken as read, and a roll with dice not
-read is taken back to be thrown again (no one is there to tap; the game says so).
+read is taken back to be thrown again (no one is there to tap; the game says so). Under the
+wild-die or spicy variant a roll whose marks the camera cannot tell (which die is the wild one,
+whether a face's pips are red) is not taken, and the dice are to be thrown again: no roll is
+scored as if its marks were known when they are not.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
 from scorekeeper.game import Action, Banked, Farkled, FreshDice, Game, GameState, Kept, Phase, Piggybacked
 from scorekeeper.game.controller import GameController
-from scorekeeper.camera.sources import DiceSource
+from scorekeeper.camera.sources import DiceSource, MarkedDiceSource
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.safe_input import quote, read_text
+from scorekeeper.table_session.marks import doubt_text, wild_in_roll
 from scorekeeper.table_session.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
@@ -151,8 +155,12 @@ class CameraGame:
     def _expect(self, count: int | None) -> None:
         if self.watcher is not None:
             self.watcher.thrown = count
-            if isinstance(self.watcher.source, DiceSource):
-                self.watcher.source.expect(count)
+            source = self.watcher.source
+            if isinstance(source, MarkedDiceSource):
+                turn = self.game.state.turn
+                source.expect_wild(wild_in_roll(turn) if turn is not None else None)
+            if isinstance(source, DiceSource):
+                source.expect(count)
 
     def run(self, watcher: Watcher, max_frames: int | None = None, turn_over: Callable[[GameState], None] | None = None) -> None:
         """Play until the game is over, the source ends, or ``max_frames``; ``turn_over`` is
@@ -174,13 +182,18 @@ class CameraGame:
                 return
 
     def _play_on(self) -> None:
-        """Confirm flagged dice as read, then make every choice due until the next roll is needed."""
+        """Confirm flagged dice as read (a roll with marks in doubt is let go instead), then make
+        every choice due until the next roll is needed."""
         pending = self.session.pending
+        if pending is not None and any(pending.doubt):
+            self.session.let_go()
+            self.say(f"The camera cannot tell {doubt_text(pending.values, pending.doubt)}: the roll is not taken; throw the dice again.")
+            return
         if pending is not None:
             flagged = [i for i, unsure in enumerate(pending.unsure) if unsure]
-            self.say(f"Read unsure, taken as read: {' '.join(str(pending.values[i]) for i in flagged)}")
+            self.say(f"Read unsure, taken as read: {' '.join(str(pending.token(i)) for i in flagged)}")
             for index in flagged:
-                self.session.correct(pending, index, pending.values[index])
+                self.session.correct(pending, index, pending.token(index))
         taken, state = self.session.taken, self.game.state
         if taken is not None and taken is not self._told and state.turn is not None and state.turn.roll is not None:
             self._told = taken

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from scorekeeper.game.photos import PHOTO_SUFFIX, photos_folder, read_photo
 from scorekeeper.camera.calibration import WHOLE_FRAME
 from scorekeeper.safe_output import sync_folder, write_atomically
+from scorekeeper.rules import die_token
 
 Box = tuple[float, float, float, float]
 
@@ -83,12 +84,16 @@ def draw_roll(
     read_boxes: Sequence[Box],
     read_values: Sequence[int],
     area: Sequence[tuple[float, float]] = WHOLE_FRAME,
+    marks: Sequence[str] = (),
+    read_marks: Sequence[str] = (),
 ) -> NDArray[np.uint8]:
     """The roll's picture: ``frame`` cut to the rolling ``area`` (corners as fractions of the frame)
     and scaled to :data:`LONG_SIDE` at most, each die of ``boxes`` drawn with its value of ``values``
     (the roll as scored now); a die whose value differs from the camera's read (``read_boxes``,
     ``read_values``), or that the camera missed, is drawn as corrected, and a read die no longer
-    among ``boxes`` is crossed out as no die."""
+    among ``boxes`` is crossed out as no die. ``marks`` and ``read_marks`` (aligned with ``values``
+    and ``read_values``; empty: plain dice) are the dice's marks, written after the value (``1w``:
+    the wild die, ``5r``: red pips); a mark changed by a tap is drawn as corrected too."""
     x0, y0, x1, y1 = _cut(frame.shape, area, [*boxes, *read_boxes])
     scale = min(1.0, LONG_SIDE / max(x1 - x0, y1 - y0))
     image: NDArray[np.uint8] = np.ascontiguousarray(frame[y0:y1, x0:x1], dtype=np.uint8).copy()
@@ -103,7 +108,7 @@ def draw_roll(
             (round((box[2] - x0) * scale), round((box[3] - y0) * scale)),
         )
 
-    read = dict(zip(read_boxes, read_values))
+    read = {box: str(die_token(value, mark)) for box, value, mark in zip(read_boxes, read_values, read_marks or [""] * len(read_values))}
     for box in read_boxes:
         if box not in boxes:
             (a, b), (c, d) = corners(box)
@@ -111,12 +116,13 @@ def draw_roll(
             cv2.line(image, (a, b), (c, d), NOT_A_DIE, 2)
             cv2.line(image, (a, d), (c, b), NOT_A_DIE, 2)
             _label(image, "no die (tap)", a, b - 3, NOT_A_DIE, text * 0.7)
-    for box, value in zip(boxes, values):
+    for box, value, mark in zip(boxes, values, marks or [""] * len(values)):
         (a, b), (c, d) = corners(box)
-        tapped = read.get(box) != value
+        shown = str(die_token(value, mark))
+        tapped = read.get(box) != shown
         colour = TAPPED if tapped else READ
         cv2.rectangle(image, (a, b), (c, d), colour, 3 if tapped else 2)
-        _label(image, str(value), a, b - 3, colour, text)
+        _label(image, shown, a, b - 3, colour, text)
         if tapped:
             _label(image, "tap" if box not in read else f"tap, read {read[box]}", a, d + 16, colour, text * 0.6)
     return image

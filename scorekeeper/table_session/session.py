@@ -7,7 +7,9 @@ dice the view should draw (the roll taken, frozen, or the live finds), and how m
 game expects next (for the reader and the demo table). No Qt here: tests drive it directly.
 
 A roll is taken when the dice in the rolling area have settled and none is unsure; unsure dice
-are flagged and the roll waits until each is confirmed or corrected by a tap.
+are flagged and the roll waits until each is confirmed or corrected by a tap. Under the wild-die
+or spicy variant each die's mark is told by the table's colour judge (:mod:`.marks`), and a die
+whose mark it cannot tell is flagged the same way.
 
 >>> from scorekeeper.rules import load_rules
 >>> from scorekeeper.game import Game
@@ -31,7 +33,9 @@ from scorekeeper.game.describe import tap_text
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.calibration import WHOLE_FRAME
 from scorekeeper.camera.settling import EventKind, SettleEvent
-from scorekeeper.rules import Dice, DieToken, GameKind, IllegalRoll, read_die, score_roll
+from scorekeeper.rules import Dice, DieToken, GameKind, IllegalRoll, die_token, read_die, score_roll
+from scorekeeper.table_session.marks import MarksInPlay, ask_marks, read_marks, wild_in_roll
+from scorekeeper.table_session.table_colours import TableColours
 from scorekeeper.table_session.tap_pictures import TapPictures
 from scorekeeper.table_session.roll_pictures import draw_roll, encode_jpeg, write_photo
 from scorekeeper.vision.corrections import Box
@@ -49,24 +53,26 @@ the live finds (a hand sweeping the dice away, a die picked up), not the roll.""
 TAP_TO_CONFIRM = "Tap each flagged die (?) to confirm or correct it; the roll is taken then."
 
 
-def scoring_mask(state: GameState | None, values: NDArray[np.int64]) -> NDArray[np.bool_]:
-    """Which dice of a roll are part of its best keep (drawn in the scoring colour); none of a roll
-    with fewer dice than are in play, which is not scored (:meth:`GameState.roll_score`)."""
+def scoring_mask(state: GameState | None, values: NDArray[np.int64], marks: Sequence[str] | None = None) -> NDArray[np.bool_]:
+    """Which dice of a roll are part of its best keep (drawn in the scoring colour), each die with its
+    mark (``marks``, aligned with ``values``; None: plain dice); none of a roll with fewer dice than
+    are in play, which is not scored (:meth:`GameState.roll_score`)."""
     mask = np.zeros(len(values), bool)
     if state is None or state.turn is None or not len(values) or len(values) < state.turn.dice_left:
         return mask
+    dice = list(zip((int(v) for v in values), marks if marks is not None else [""] * len(values)))
     try:
-        best = score_roll(state.rules, Dice(int(v) for v in values)).best
+        best = score_roll(state.rules, Dice((face for face, _ in dice), (mark for _, mark in dice))).best
     except IllegalRoll:
         # more dice in view than a roll holds (a spare die, a die read twice while it tumbles):
         # the settled roll gets the game's message; the live picture just goes uncoloured
         return mask
     if best is None:
         return mask
-    wanted = list(best.keep.values)
-    for index, value in enumerate(values.tolist()):
-        if value in wanted:
-            wanted.remove(value)
+    wanted = list(best.keep.dice)
+    for index, die in enumerate(dice):
+        if die in wanted:
+            wanted.remove(die)
             mask[index] = True
     return mask
 
@@ -107,12 +113,21 @@ class DiceOnTable:
     values: list[int]
     """Each die's face as it stands now (taps included)."""
     unsure: list[bool]
-    """Which dice still wait for a tap."""
+    """Which dice's faces were read unsure and still wait for a tap."""
     read: tuple[int, ...] = ()
     """The values as the camera read them (what the roll event records)."""
     read_boxes: tuple[tuple[float, float, float, float], ...] = ()
     """The boxes of the dice as the camera read them (not those tapped in)."""
-    corrections: list[tuple[int | None, int | None, Box, Path | None]] = field(default_factory=list)
+    marks: list[str] = field(default_factory=list)
+    """Each die's mark as it stands now (``""`` plain, ``"w"`` the wild die, ``"r"`` red pips
+    showing, ``"wr"`` both; see :class:`~scorekeeper.rules.Dice`), aligned with :attr:`values`."""
+    read_marks: tuple[str, ...] = ()
+    """The marks as the camera told them, aligned with :attr:`read` (a mark it could not tell is
+    not read: the tap that tells it is a correction)."""
+    doubt: list[str] = field(default_factory=list)
+    """Each die's marks the camera could not tell and a tap must (``"w"``: whether it is the wild
+    die, ``"r"``: whether its pips are red), aligned with :attr:`values`."""
+    corrections: list[tuple[DieToken | None, DieToken | None, Box, Path | None]] = field(default_factory=list)
     """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
     training); each becomes a game event with it."""
     taps: list[Tap] = field(default_factory=list)
@@ -121,8 +136,19 @@ class DiceOnTable:
     drawn: int = 0
     """How many of ``taps`` (the first ones) :attr:`boxes` and :attr:`values` show."""
 
+    def __post_init__(self) -> None:
+        self.marks = self.marks or [""] * len(self.values)
+        self.read_marks = self.read_marks or ("",) * len(self.read)
+        self.doubt = self.doubt or [""] * len(self.values)
+
     @classmethod
-    def from_detections(cls, dice: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8]) -> DiceOnTable:
+    def from_detections(
+        cls, dice: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8], marks: Sequence[str] = (), doubt: Sequence[str] = ()
+    ) -> DiceOnTable:
+        """The dice found, with the marks the camera told (``marks``) and those it could not
+        (``doubt``), each aligned with ``dice`` (empty: plain dice, nothing in doubt); a die with a
+        mark in doubt waits for a tap as an unsure one does (:meth:`waiting`)."""
+        doubts = list(doubt) or [""] * len(dice)
         return cls(
             frame,
             [(float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes],
@@ -130,7 +156,27 @@ class DiceOnTable:
             [bool(u) for u in unsure],
             tuple(int(v) for v in dice.values),
             tuple((float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes),
+            list(marks) or [""] * len(dice),
+            tuple(marks) or ("",) * len(dice),
+            doubts,
         )
+
+    def waiting(self) -> list[bool]:
+        """Which dice wait for a tap: a face read unsure, or a mark the camera could not tell."""
+        return [unsure or bool(doubt) for unsure, doubt in zip(self.unsure, self.doubt)]
+
+    def token(self, index: int) -> DieToken:
+        """Die ``index`` as it stands, its face and mark (see :func:`~scorekeeper.rules.die_token`)."""
+        return die_token(self.values[index], self.marks[index])
+
+    def dice(self) -> Dice:
+        """The dice as they stand now, marks and all."""
+        return Dice(self.values, self.marks)
+
+    def as_read(self) -> DiceOnTable:
+        """These dice as the camera read them, before any tap."""
+        count = len(self.read)
+        return DiceOnTable(self.frame, list(self.read_boxes), list(self.read), [False] * count, self.read, self.read_boxes, list(self.read_marks), self.read_marks)
 
     def in_place(self, live: Detections) -> bool:
         """Whether every die the camera read still lies where it was read (a find overlapping its box)."""
@@ -149,9 +195,12 @@ class DiceOnTable:
             return Detections.empty()
         return Detections(np.array(self.boxes, np.float32), np.array(self.values), np.ones(len(self.values), np.float32))
 
-    def after(self, box: Box, face: int | None) -> DiceOnTable:
+    def after(self, box: Box, face: DieToken | None) -> DiceOnTable:
         """A copy of these dice with the die at ``box`` showing ``face`` (see :meth:`set_die`)."""
-        copy = replace(self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), corrections=[], taps=[], drawn=0)
+        copy = replace(
+            self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), marks=list(self.marks),
+            doubt=list(self.doubt), corrections=[], taps=[], drawn=0,
+        )
         copy.set_die(box, face)
         return copy
 
@@ -165,10 +214,10 @@ class DiceOnTable:
         while self.drawn > standing:
             self.drawn -= 1
             undone = self.taps[self.drawn]
-            self.set_die(undone.box, _face(undone.step.was))
+            self.set_die(undone.box, undone.step.was)
         while self.drawn < standing:
             redone = self.taps[self.drawn]
-            self.set_die(redone.box, _face(redone.step.now))
+            self.set_die(redone.box, redone.step.now)
             self.drawn += 1
 
     @property
@@ -176,23 +225,22 @@ class DiceOnTable:
         """The boxes of finds read as dice that a tap said are no die."""
         return [box for box in self.read_boxes if box not in self.boxes]
 
-    def set_die(self, box: Box, face: int | None) -> None:
-        """Make the die at ``box`` show ``face``; None: no die there (not a die, or a missed die undone)."""
+    def set_die(self, box: Box, face: DieToken | None) -> None:
+        """Make the die at ``box`` show ``face`` (a die token: its face, with its mark if it has
+        one); None: no die there (not a die, or a missed die undone)."""
         if box in self.boxes:
             index = self.boxes.index(box)
             if face is None:
-                del self.boxes[index], self.values[index], self.unsure[index]
+                del self.boxes[index], self.values[index], self.unsure[index], self.marks[index], self.doubt[index]
             else:
-                self.values[index] = face
+                self.values[index], self.marks[index] = read_die(face)
         elif face is not None:
+            value, mark = read_die(face)
             self.boxes.append(box)
-            self.values.append(face)
+            self.values.append(value)
             self.unsure.append(False)
-
-
-def _face(die: DieToken | None) -> int | None:
-    """The face of a tapped die's token (the camera's dice carry no marks yet)."""
-    return None if die is None else read_die(die)[0]
+            self.marks.append(mark)
+            self.doubt.append("")
 
 
 @dataclass(frozen=True, eq=False)
@@ -212,6 +260,11 @@ class Drawing:
     it. False: the boxes are what the camera finds now, which nothing has taken."""
     caption: str = ""
     """One line saying which of the two the boxes are."""
+    marks: tuple[str, ...] = ()
+    """Each die's mark as it stands (``"w"`` the wild die, ``"r"`` red pips, ``"wr"`` both, ``""``
+    plain), aligned with :attr:`dice`; empty where no marks are told (the live finds)."""
+    doubt: tuple[str, ...] = ()
+    """Each die's marks the camera could not tell (``"w"``, ``"r"``), aligned with :attr:`dice`; empty: none."""
 
     @classmethod
     def empty(cls) -> Drawing:
@@ -263,6 +316,10 @@ class TableSession:
         """The dice the camera finds outside the rolling area now."""
         self.expected: int | None = None
         """Dice the game expects thrown next: 0 none now, None no dice game on."""
+        self.colours: TableColours | None = None
+        """What this table learned of its dice's colours, which tells the wild die and red pips
+        from a die's picture (None, or a mark not learned: a game with the wild die or spicy asks
+        for each die's marks)."""
         self.on_confirmed: Callable[[DiceOnTable], None] = lambda dice: None
         """Called with each roll taken by the camera that the game moved on from without undoing
         it: the players confirmed its dice as they now stand (taps included); the table learns them."""
@@ -306,7 +363,7 @@ class TableSession:
         turn = state.turn if state is not None else None
         if self.taken is not None and game is not None and turn is not None and turn.roll is not None:
             self.taken.follow(roll_corrections(game.actions))
-            if sorted(self.taken.values) != list(turn.roll.values):
+            if self.taken.dice() != turn.roll:
                 self.taken = None
         if self.prompt and self._prompt_at != self._position() and self.pending is None:
             self.prompt = ""
@@ -393,13 +450,36 @@ class TableSession:
                 "of the rolling area."
             )
             return
-        dice = DiceOnTable.from_detections(event.dice, event.unsure, frame)
-        if any(dice.unsure):
+        dice = self._with_marks(event.dice, event.unsure, frame)
+        if any(dice.waiting()):
             self.pending = dice
-            self.ask(TAP_TO_CONFIRM)
+            self.ask(self._tap_to_confirm(dice))
         else:
             self._take_roll(dice)
         self._check_aside()
+
+    def _with_marks(self, found: Detections, unsure: NDArray[np.bool_], frame: NDArray[np.uint8]) -> DiceOnTable:
+        """The dice settled, with the marks the rules play told by the table's colour judge, and
+        those it cannot tell in doubt (all of them where it has not learned the dice's colours)."""
+        state = self.state
+        in_play = MarksInPlay.of(state.rules) if state is not None else MarksInPlay(False, False)
+        if not in_play.any or not len(found):
+            return DiceOnTable.from_detections(found, unsure, frame)
+        wild = wild_in_roll(state.turn) if state is not None and state.turn is not None else None
+        if wild and state is not None and state.turn is not None and len(found) < state.turn.dice_left:
+            wild = None  # dice not read: the wild die may be among them
+        colours = self.colours
+        told = read_marks(colours.judge() if colours else None, colours.learned() if colours else "", frame, found.boxes, in_play, wild)
+        return DiceOnTable.from_detections(found, unsure, frame, told.marks, told.doubt)
+
+    def _tap_to_confirm(self, dice: DiceOnTable) -> str:
+        """What to ask of a roll waiting for taps: its unsure faces and the marks in doubt."""
+        marks = ask_marks(dice.values, dice.doubt, self._learned())
+        return f"{TAP_TO_CONFIRM} {marks}" if marks else TAP_TO_CONFIRM
+
+    def _learned(self) -> bool:
+        """Whether the table has learned every mark the game plays."""
+        return self.colours is not None and not self.colours.missing(self.marks_offered())
 
     def _check_aside(self) -> None:
         """The dice set aside should be the ones kept this turn; if not, ask."""
@@ -422,7 +502,7 @@ class TableSession:
         if not self.keep_photos or journal is None:
             return None
         try:
-            image = draw_roll(dice.frame, dice.boxes, dice.values, dice.read_boxes, dice.read, self.area)
+            image = draw_roll(dice.frame, dice.boxes, dice.values, dice.read_boxes, dice.read, self.area, dice.marks, dice.read_marks)
             return write_photo(journal.path, encode_jpeg(image))
         except OSError as exc:
             log.warning("the roll's picture was not kept: %s", exc)
@@ -430,8 +510,8 @@ class TableSession:
 
     def _take_roll(self, dice: DiceOnTable) -> None:
         self.pending = None
-        as_read = DiceOnTable(dice.frame, list(dice.read_boxes), list(dice.read), [False] * len(dice.read), dice.read, dice.read_boxes)
-        if not self.play.take(DiceRolled(Dice(dice.read), "camera", self.photo(as_read))):
+        as_read = dice.as_read()
+        if not self.play.take(DiceRolled(as_read.dice(), "camera", self.photo(as_read))):
             return
         for number, (was, now, box, picture) in enumerate(dice.corrections):
             as_read = as_read.after(box, now)
@@ -444,6 +524,7 @@ class TableSession:
             dice.drawn += 1
         dice.corrections.clear()
         dice.unsure = [False] * len(dice.values)
+        dice.doubt = [""] * len(dice.values)
         state = self.state
         self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, id(self.play.game))
         self.taken = dice
@@ -462,14 +543,26 @@ class TableSession:
         frozen = self.pending or (self.taken if self.on_table else None)
         if frozen is not None:
             dice = frozen.detections()
-            unsure = np.array(frozen.unsure, bool)
-            caption = "Flagged dice wait for a tap" if frozen is self.pending else f"Roll taken: {' '.join(map(str, sorted(frozen.values)))}"
-            return Drawing(dice, scoring_mask(state, dice.values), unsure, self.aside, True, caption)
+            unsure = np.array(frozen.waiting(), bool)
+            caption = "Flagged dice wait for a tap" if frozen is self.pending else f"Roll taken: {frozen.dice()}"
+            marks = tuple(frozen.marks)
+            return Drawing(dice, scoring_mask(state, dice.values, marks), unsure, self.aside, True, caption, marks, tuple(frozen.doubt))
         caption = "Live view"
         if self.taken is not None:
-            caption += f" (the roll taken, {' '.join(map(str, sorted(self.taken.values)))}, has been moved)"
+            caption += f" (the roll taken, {self.taken.dice()}, has been moved)"
         live = self.live
         return Drawing(live, scoring_mask(state, live.values), live.unsure, self.aside, False, caption)
+
+    def marks_offered(self) -> str:
+        """The marks a tap may set under the game's rules: ``"w"`` the wild die, ``"r"`` red pips."""
+        state = self.state
+        return MarksInPlay.of(state.rules).letters if state is not None else ""
+
+    def let_go(self) -> None:
+        """The roll waiting for taps is not taken (no one is there to tap it): it and its question go."""
+        self.pending = None
+        self.prompt = ""
+        self.on_change()
 
     def tappable(self) -> DiceOnTable | None:
         """The dice taps correct now: those drawn frozen; None over the live view."""
@@ -484,38 +577,81 @@ class TableSession:
 
     # taps
 
-    def correct(self, dice: DiceOnTable, index: int, face: int | None) -> None:
-        """Die ``index`` of ``dice`` shows ``face`` (None: it is no die)."""
-        was, box = dice.values[index], dice.boxes[index]
+    def correct(self, dice: DiceOnTable, index: int, face: DieToken | None) -> None:
+        """Die ``index`` of ``dice`` is ``face``: a die token, its face with its marks (``"1w"``:
+        it is the wild die, ``"5r"``: its pips are red); None: it is no die. Saying a die is the
+        wild one says the die marked wild before is not (a correction of its own)."""
+        was, box = dice.token(index), dice.boxes[index]
         if dice is self.pending:
+            for other, (other_was, other_now) in self._unwild(dice, index, face):
+                dice.corrections.append((other_was, other_now, other, None))
+                dice.set_die(other, other_now)
             if face != was:
-                dice.corrections.append((was, face, box, self.pictures.keep(dice.frame, box, was, face)))
+                dice.corrections.append((was, face, box, self._picture(dice, box, was, face)))
+            index = dice.boxes.index(box)
             dice.unsure[index] = False
+            dice.doubt[index] = ""
+            if face is not None and "w" in read_die(face)[1]:
+                dice.doubt = [doubt.replace("w", "") for doubt in dice.doubt]
             dice.set_die(box, face)
         elif face == was:
             said = tap_text(was, face)
             self.ask(f"{said[0].upper()}{said[1:]}: nothing changed.")
             return
-        elif not self._tap(dice, box, was, face):
-            return
+        else:
+            for other, (other_was, other_now) in self._unwild(dice, index, face):
+                if not self._tap(dice, other, other_was, other_now):
+                    return
+            if not self._tap(dice, box, was, face):
+                return
         self._after_tap(dice, tap_text(was, face))
 
-    def add_missed(self, dice: DiceOnTable, x: float, y: float, face: int) -> None:
-        """A die the camera missed, at (``x``, ``y``) frame pixels, shows ``face``."""
+    @staticmethod
+    def _unwild(dice: DiceOnTable, index: int, face: DieToken | None) -> list[tuple[Box, tuple[DieToken, DieToken]]]:
+        """The other dice of ``dice`` marked wild, each with its token as it stands and without the
+        wild mark, where die ``index`` becomes ``face`` and ``face`` is the wild die (a roll holds one)."""
+        if face is None or "w" not in read_die(face)[1]:
+            return []
+        return [
+            (dice.boxes[other], (dice.token(other), die_token(dice.values[other], dice.marks[other].replace("w", ""))))
+            for other in range(len(dice.values))
+            if other != index and "w" in dice.marks[other]
+        ]
+
+    def _picture(self, dice: DiceOnTable, box: Box, was: DieToken | None, now: DieToken | None) -> Path | None:
+        """The tapped die's picture kept for training the reader's faces; None where the tap
+        changed only its marks (the face reader has nothing to learn from it)."""
+        before = read_die(was)[0] if was is not None else None
+        after = read_die(now)[0] if now is not None else None
+        if before is not None and before == after:
+            return None
+        return self.pictures.keep(dice.frame, box, before, after)
+
+    def add_missed(self, dice: DiceOnTable, x: float, y: float, face: DieToken) -> None:
+        """A die the camera missed, at (``x``, ``y``) frame pixels, is ``face`` (a die token)."""
         sizes = [b[2] - b[0] for b in dice.boxes]
         half = (float(np.median(sizes)) if sizes else max(self.die_size, 40.0)) / 2
         box = (x - half, y - half, x + half, y + half)
         if dice is self.pending:
-            dice.corrections.append((None, face, box, self.pictures.keep(dice.frame, box, None, face)))
+            for other, (other_was, other_now) in self._unwild(dice, -1, face):
+                dice.corrections.append((other_was, other_now, other, None))
+                dice.set_die(other, other_now)
+            if "w" in read_die(face)[1]:
+                dice.doubt = [doubt.replace("w", "") for doubt in dice.doubt]
+            dice.corrections.append((None, face, box, self._picture(dice, box, None, face)))
             dice.set_die(box, face)
-        elif not self._tap(dice, box, None, face):
-            return
+        else:
+            for other, (other_was, other_now) in self._unwild(dice, -1, face):
+                if not self._tap(dice, other, other_was, other_now):
+                    return
+            if not self._tap(dice, box, None, face):
+                return
         self._after_tap(dice, tap_text(None, face))
 
-    def _tap(self, dice: DiceOnTable, box: Box, was: int | None, face: int | None) -> bool:
+    def _tap(self, dice: DiceOnTable, box: Box, was: DieToken | None, face: DieToken | None) -> bool:
         """Correct the roll taken: the tap replaces the taps undone since (they stay for a redo if
         the game refuses it), and the dice drawn follow once the game has the correction."""
-        picture = self.pictures.keep(dice.frame, box, was, face)
+        picture = self._picture(dice, box, was, face)
         step = DieCorrected(was, face, picture.name if picture is not None else None, self.photo(dice.after(box, face)))
         undone = dice.taps[dice.drawn :]
         dice.taps[dice.drawn :] = [Tap(box, step)]
@@ -527,14 +663,15 @@ class TableSession:
 
     def _after_tap(self, dice: DiceOnTable, done: str) -> None:
         """Follow a tap that did ``done`` (see :func:`tap_text`): a roll waiting for taps is taken
-        once none is flagged, and until then says what the tap did and how many flags are left."""
-        if dice is self.pending and not any(dice.unsure):
+        once none is flagged, and until then says what the tap did and what is left to tap."""
+        if dice is self.pending and not any(dice.waiting()):
             self._take_roll(dice)
             return
         if dice is self.pending:
-            left = sum(dice.unsure)
+            left = sum(dice.waiting())
+            marks = ask_marks(dice.values, dice.doubt, self._learned())
             self.ask(
                 f"{done[0].upper()}{done[1:]}. {left} flagged {'die' if left == 1 else 'dice'} (?) left to tap; "
-                "the roll is taken then."
+                "the roll is taken then." + (f" {marks}" if marks else "")
             )
         self.game_changed()

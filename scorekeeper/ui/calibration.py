@@ -32,7 +32,9 @@ from scorekeeper.camera.settling import TableState
 from scorekeeper.camera.watch import WatchStep
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.table_session.session import Drawing
-from scorekeeper.table_session.teaching import TeachingError, TeachingStep
+from scorekeeper.rules import DieToken
+from scorekeeper.table_session.table_colours import TableColours
+from scorekeeper.table_session.teaching import TeachingError, TeachingStep, marks_words
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.vision.detections import Detections
 
@@ -137,11 +139,13 @@ class CalibrationDialog(QDialog):
 
     def __init__(
         self, profile: CalibrationProfile, save_to: Path, parent: QWidget | None = None, source: str | None = None,
-        learner: TableLearner | None = None,
+        learner: TableLearner | None = None, colours: TableColours | None = None, marks: str = "",
     ) -> None:
         """``source``: the name of the frame source being calibrated (see :func:`source_spec`); None takes
         the ``source_name`` of ``parent`` (the camera pane), if it has one. ``learner``: the table that
-        learns, taught by the teaching step (None: no reader that learns is loaded)."""
+        learns, taught by the teaching step (None: no reader that learns is loaded). ``colours``: the
+        table's die colours, taught the marks named in ``marks`` (``"w"`` the wild die, ``"r"`` red
+        pips: those the game plays)."""
         super().__init__(parent)
         self.setWindowTitle("Calibrate the camera")
         self.profile = profile
@@ -165,7 +169,7 @@ class CalibrationDialog(QDialog):
         self.confidence.setSingleStep(0.05)
         self.confidence.setSpecialValueText("the dice model's own")
         self.confidence.setValue(profile.stricter_line)
-        self.teaching = TeachingStep(learner)
+        self.teaching = TeachingStep(learner, colours, marks)
         self.hold = QPushButton("Hold this throw")
         self.teach = QPushButton("Teach this throw")
         self.release = QPushButton("Back to the live view")
@@ -221,11 +225,12 @@ class CalibrationDialog(QDialog):
     def show_learned(self, line: str = "") -> None:
         """What the table has seen and how well it reads (after each refit of the learner)."""
         learner = self.teaching.learner
+        colours = self.teaching.colours
         held = self.teaching.held is not None
-        self.hold.setEnabled(learner is not None and not held)
+        self.hold.setEnabled((learner is not None or colours is not None) and not held)
         self.teach.setEnabled(held)
         self.release.setEnabled(held)
-        if learner is None:
+        if learner is None and colours is None:
             self.teach_report.setText("The dice reader is not loaded here, so the table cannot learn your dice.")
             return
         intro = (
@@ -233,14 +238,20 @@ class CalibrationDialog(QDialog):
             "where the camera missed one), then teach it. A few throws teach the table your dice; a game also teaches "
             "it as you play. "
         )
-        self.teach_report.setText(intro + self.teaching.report(learner.summary()))
+        words = [intro + marks_words(self.teaching.offer)]
+        if learner is not None:
+            words.append(self.teaching.report(learner.summary()))
+        if colours is not None:
+            words.append(colours.summary())
+        self.teach_report.setText(" ".join(word for word in words if word))
 
     def _show_held(self) -> None:
         held = self.teaching.held
         if held is None:
             return
         dice = held.detections()
-        self.editor.show_frame(held.frame, Drawing(dice, np.ones(len(dice), bool), np.zeros(len(dice), bool), Detections.empty(), True, "Held throw"))
+        drawing = Drawing(dice, np.ones(len(dice), bool), np.zeros(len(dice), bool), Detections.empty(), True, "Held throw", tuple(held.marks))
+        self.editor.show_frame(held.frame, drawing)
 
     def hold_throw(self) -> None:
         step = self.latest
@@ -251,7 +262,11 @@ class CalibrationDialog(QDialog):
         except TeachingError as exc:
             self.message.setText(f"Nothing held: {exc}.")
             return
-        self.message.setText("Held. Tap a die read wrong to correct it, empty table to add a die the camera missed; then Teach this throw.")
+        marks = marks_words(self.teaching.offer)
+        self.message.setText(
+            "Held. Tap a die read wrong to correct it, empty table to add a die the camera missed"
+            + (f". {marks} Then Teach this throw." if marks else "; then Teach this throw.")
+        )
         self._show_held()
         self.show_learned()
 
@@ -269,15 +284,15 @@ class CalibrationDialog(QDialog):
         self.message.setText("Let go: the live view again.")
         self.show_learned()
 
-    def _open_picker(self, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
-        self.picker = open_picker(self, self.picker, at, allow_none, current)
+    def _open_picker(self, at: QPoint, allow_none: bool, current: int | None, mark: str = "") -> DiePicker:
+        self.picker = open_picker(self, self.picker, at, allow_none, current, self.teaching.offer, mark)
         return self.picker
 
     def die_tapped(self, index: int, at: QPoint) -> None:
         held = self.teaching.held
         if held is None:
             return
-        picker = self._open_picker(at, True, held.values[index])
+        picker = self._open_picker(at, True, held.values[index], held.marks[index])
         picker.picked.connect(lambda face, i=index: self.correct_die(i, face))
 
     def table_tapped(self, x: float, y: float, at: QPoint) -> None:
@@ -286,12 +301,12 @@ class CalibrationDialog(QDialog):
         picker = self._open_picker(at, False, None)
         picker.picked.connect(lambda face: self.add_missed(x, y, face))
 
-    def correct_die(self, index: int, face: int | None) -> None:
-        """Die ``index`` of the held throw shows ``face`` (None: no die)."""
+    def correct_die(self, index: int, face: DieToken | None) -> None:
+        """Die ``index`` of the held throw is ``face``, its face with its marks (None: no die)."""
         self.teaching.correct(index, face)
         self._show_held()
 
-    def add_missed(self, x: float, y: float, face: int) -> None:
+    def add_missed(self, x: float, y: float, face: DieToken) -> None:
         """A die the camera missed at (``x``, ``y``) frame pixels shows ``face``."""
         self.teaching.add_missed(x, y, face)
         self._show_held()

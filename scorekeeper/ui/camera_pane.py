@@ -22,13 +22,16 @@ from scorekeeper.camera.settling import SettleEvent
 from scorekeeper.camera.sources import SourceError, parse_stream
 from scorekeeper.camera.watch import WatchStep
 from scorekeeper.table_session.learner import TableLearner
+from scorekeeper.table_session.marks import wild_in_roll
 from scorekeeper.table_session.session import DiceOnTable, Drawing, TableSession
+from scorekeeper.table_session.table_colours import TableColours
+from scorekeeper.vision.die_colours import colours_file_for
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.settings import load_settings, save_settings
 from scorekeeper.ui.controller import GameController
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
-from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader
+from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader, marked_opener
 
 if TYPE_CHECKING:
     from scorekeeper.ui.main_window import WindowOptions
@@ -84,6 +87,8 @@ class CameraPane(QWidget):
         self.profile_name = str(profile_file) if profile_file is not None else "default profile"
         self.table_file = table_file_for(profile_file or controller.home / LAST_PROFILE)
         """Where what this table learns is kept: beside the calibration profile the window started with."""
+        self.colours = TableColours(colours_file_for(profile_file or controller.home / LAST_PROFILE))
+        """What this table learned of its dice's colours (the wild die, red pips), kept beside the profile too."""
         self.view = CameraView()
         self.view.area = self.profile.area
         self.banner = QFrame()
@@ -119,6 +124,8 @@ class CameraPane(QWidget):
         self.view.die_tapped.connect(self.die_tapped)
         self.view.table_tapped.connect(self.table_tapped)
         self.capture: CaptureThread | None = None
+        self.demo_marks = ""
+        """The marks the demo table's set was opened with (a wild die ``"w"``, red pips ``"r"``)."""
         self.latest: WatchStep | None = None
         self.picker: DiePicker | None = None
         self.source_name = ""
@@ -132,6 +139,7 @@ class CameraPane(QWidget):
         )
         self.session.area = self.profile.area
         self.session.keep_photos = options.keep_photos
+        self.session.colours = self.colours
         controller.changed.connect(self.session.game_changed)
         self.learner: TableLearner | None = None
         """The table that learns from the rolls confirmed here, once a reader that can learn is loaded."""
@@ -168,7 +176,10 @@ class CameraPane(QWidget):
         self.stop()
         self.banner.hide()
         self.view.show_message("Opening the camera...")
-        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, self.opener, self.empty_table)
+        self.demo_marks = self.session.marks_offered()
+        opener = marked_opener(self.demo_marks) if self.opener is default_opener and self.demo_marks else self.opener
+        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, opener, self.empty_table)
+        worker.expect_wild(self._wild_in_roll())
         worker.expect(self.session.expected)
         worker.opened.connect(self.opened)
         worker.stepped.connect(self.stepped)
@@ -243,7 +254,8 @@ class CameraPane(QWidget):
     def calibrate(self) -> None:
         from scorekeeper.ui.calibration import CalibrationDialog
 
-        dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self, learner=self.learner)
+        marks = self.session.marks_offered() or self.colours.learned()
+        dialog = CalibrationDialog(self.profile, self.controller.home / LAST_PROFILE, self, learner=self.learner, colours=self.colours, marks=marks)
         self.table_learned.connect(dialog.show_learned)
         dialog.finished.connect(lambda _: self.table_learned.disconnect(dialog.show_learned))
         dialog.saved.connect(self.use_profile)
@@ -294,16 +306,20 @@ class CameraPane(QWidget):
         """Ask, then drop what this table learned (here and in its file)."""
         from PySide6.QtWidgets import QMessageBox
 
-        if self.learner is None:
+        if self.learner is None and not self.colours.learned():
             QMessageBox.information(self, "Forget what this table learned", "The table has learned nothing yet: no dice reader that learns is loaded.")
             return
+        learned = [self.learner.summary().line() + "."] if self.learner is not None else []
+        learned += [self.colours.summary()] if self.colours.learned() else []
         answer = QMessageBox.question(
             self, "Forget what this table learned",
-            f"{self.learner.summary().line()}.\n\nForget it all? The reader then reads this table as it reads any other, "
+            f"{' '.join(learned)}\n\nForget it all? The reader then reads this table as it reads any other, "
             "and learns it again from the next rolls you confirm.",
         )
         if answer == QMessageBox.StandardButton.Yes:
-            self.learner.forget()
+            if self.learner is not None:
+                self.learner.forget()
+            self.colours.forget()
 
     def shutdown_learner(self) -> None:
         """Let the learner finish what it is learning (it saves the table file), then stop it."""
@@ -372,13 +388,26 @@ class CameraPane(QWidget):
         self.view.set_overlay(self.overlay())
 
     def expect(self, count: int | None) -> None:
+        """The game expects ``count`` dice thrown next: the reader is told, a demo table throws them
+        (with the wild die where the game plays one and it is among them). A game playing other
+        marks than the demo table's set throws is played on a set that has them: the demo opens again."""
+        if self.spec == "demo" or (self.spec or "").startswith("demo:"):
+            if self.capture is not None and self.opener is default_opener and self.session.marks_offered() != self.demo_marks:
+                self.start()
+                return
         if self.capture is not None:
+            self.capture.worker.expect_wild(self._wild_in_roll())
             self.capture.worker.expect(count)
+
+    def _wild_in_roll(self) -> bool | None:
+        """Whether the wild die is among the dice thrown next, as the game knows it (None: not known)."""
+        state = self.session.state
+        return wild_in_roll(state.turn) if state is not None and state.turn is not None else None
 
     # taps
 
-    def _open_picker(self, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
-        self.picker = open_picker(self, self.picker, at, allow_none, current)
+    def _open_picker(self, at: QPoint, allow_none: bool, current: int | None, mark: str = "") -> DiePicker:
+        self.picker = open_picker(self, self.picker, at, allow_none, current, self.session.marks_offered(), mark)
         return self.picker
 
     def die_tapped(self, index: int, at: QPoint) -> None:
@@ -386,7 +415,7 @@ class CameraPane(QWidget):
         if dice is None:
             self.session.tap_refused()
             return
-        picker = self._open_picker(at, True, dice.values[index])
+        picker = self._open_picker(at, True, dice.values[index], dice.marks[index])
         picker.picked.connect(lambda face, i=index: self.session.correct(dice, i, face))
 
     def table_tapped(self, x: float, y: float, at: QPoint) -> None:

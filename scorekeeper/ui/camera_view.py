@@ -1,4 +1,5 @@
-"""The live view: the frame with each die's box and value drawn over it, and the tap picker."""
+"""The live view: the frame with each die's box and value drawn over it (the wild die and red-pip
+faces marked), and the tap picker."""
 
 from __future__ import annotations
 
@@ -6,14 +7,19 @@ import numpy as np
 from numpy.typing import NDArray
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
-from PySide6.QtWidgets import QFrame, QGridLayout, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
+from scorekeeper.rules import DieToken, die_token
 from scorekeeper.table_session.session import Drawing
 
 SCORING = QColor("#2ecc71")
 NOT_SCORING = QColor("#e67e22")
 UNSURE = QColor("#ff2dd4")
 ASIDE = QColor("#95a5a6")
+WILD = QColor("#f1c40f")
+"""The wild die's badge and ring."""
+RED_PIPS = QColor("#e0162b")
+"""The badge of a face whose pips are red."""
 TAG_HEIGHT = 30.0
 """Height of the value tag drawn over each die's box, widget pixels (it is part of the die for a tap)."""
 TAG_WIDTH = 30.0
@@ -127,6 +133,9 @@ class CameraView(QWidget):
             colour = UNSURE if unsure else SCORING if scoring else NOT_SCORING
             label = f"{int(dice.values[index])}{'?' if unsure else ''}"
             self._box(painter, dice.boxes[index], colour, label, dashed=unsure, width=3 if self.overlay.frozen else 1)
+            mark = self.overlay.marks[index] if index < len(self.overlay.marks) else ""
+            doubt = self.overlay.doubt[index] if index < len(self.overlay.doubt) else ""
+            self._marks(painter, dice.boxes[index], label, mark, doubt)
         if self.overlay.caption:
             font.setPointSize(max(font.pointSize() - 6, 9))
             painter.setFont(font)
@@ -149,6 +158,32 @@ class CameraView(QWidget):
             painter.fillRect(tag, QBrush(colour))
             painter.setPen(QColor("black"))
             painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
+
+    def _marks(self, painter: QPainter, box: NDArray[np.float32], label: str, mark: str, doubt: str) -> None:
+        """The wild die ringed and badged "wild", a red-pip face badged "red", beside the value tag;
+        a mark the camera could not tell badged with a question ("wild?", "red?")."""
+        top_left = self.to_widget(float(box[0]), float(box[1]))
+        bottom_right = self.to_widget(float(box[2]), float(box[3]))
+        if "w" in mark:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(WILD, 3))
+            painter.drawRoundedRect(QRectF(top_left, bottom_right).adjusted(-5, -5, 5, 5), 6, 6)
+        left = top_left.x() + max(TAG_WIDTH, 18.0 * len(label)) + 3
+        font = QFont(painter.font())
+        small = QFont(font)
+        small.setPointSize(max(font.pointSize() - 7, 8))
+        painter.setFont(small)
+        badges = [("wild", WILD, "black") for letter in "w" if letter in mark]
+        badges += [("red", RED_PIPS, "white") for letter in "r" if letter in mark]
+        badges += [(f"{word}?", UNSURE, "black") for letter, word in (("w", "wild"), ("r", "red")) if letter in doubt]
+        for text, fill, ink in badges:
+            width = 12.0 + 9.0 * len(text)
+            tag = QRectF(left, top_left.y() - TAG_HEIGHT, width, TAG_HEIGHT - 2)
+            painter.fillRect(tag, QBrush(fill))
+            painter.setPen(QColor(ink))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
+            left += width + 3
+        painter.setFont(font)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -184,15 +219,35 @@ class CameraView(QWidget):
 
 
 class DiePicker(QFrame):
-    """A small popup: the six faces, and (for a die that was read) "not a die"."""
+    """A small popup: the six faces, and (for a die that was read) "not a die"; under the wild-die
+    or spicy variant, switches for "the wild die" and "red pips" above them, set as the die stands."""
 
     picked = Signal(object)
-    """The face chosen (1-6), or None for "not a die"."""
+    """The die chosen: its face 1-6, or the face with its marks (``"1w"``, ``"5r"``: see
+    :func:`~scorekeeper.rules.die_token`) where a mark is switched on; None for "not a die"."""
 
-    def __init__(self, parent: QWidget | None = None, allow_none: bool = True, current: int | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, allow_none: bool = True, current: int | None = None, offer: str = "", mark: str = ""
+    ) -> None:
+        """``offer``: the marks the game plays (``"w"`` the wild die, ``"r"`` red pips), a switch
+        each; ``mark``: the die's marks now (those switches start on)."""
         super().__init__(parent, Qt.WindowType.Popup)
         self.setFrameShape(QFrame.Shape.Box)
         layout = QGridLayout(self)
+        self.marks: dict[str, QPushButton] = {}
+        """The mark switches, by letter."""
+        for letter, text in (("w", "the wild die"), ("r", "red pips")):
+            if letter in offer:
+                switch = QPushButton(text)
+                switch.setCheckable(True)
+                switch.setChecked(letter in mark)
+                colour, ink = (WILD, "black") if letter == "w" else (RED_PIPS, "white")
+                switch.setStyleSheet(f"QPushButton:checked {{ background: {colour.name()}; color: {ink}; font-weight: bold }}")
+                layout.addWidget(switch, len(self.marks), 0, 1, 3)
+                self.marks[letter] = switch
+        if self.marks:
+            layout.addWidget(QLabel("Switch on what is true of this die, then tap its face."), len(self.marks), 0, 1, 3)
+        top = len(self.marks) + (1 if self.marks else 0)
         self.buttons: dict[int | None, QPushButton] = {}
         for face in range(1, 7):
             button = QPushButton(str(face))
@@ -202,24 +257,30 @@ class DiePicker(QFrame):
             button.setFont(font)
             button.setMinimumSize(56, 56)
             button.clicked.connect(lambda _=False, f=face: self._pick(f))
-            layout.addWidget(button, (face - 1) // 3, (face - 1) % 3)
+            layout.addWidget(button, top + (face - 1) // 3, (face - 1) % 3)
             self.buttons[face] = button
         if allow_none:
             button = QPushButton("not a die")
             button.clicked.connect(lambda _=False: self._pick(None))
-            layout.addWidget(button, 2, 0, 1, 3)
+            layout.addWidget(button, top + 2, 0, 1, 3)
             self.buttons[None] = button
 
     def _pick(self, face: int | None) -> None:
-        self.picked.emit(face)
+        chosen: DieToken | None = None
+        if face is not None:
+            chosen = die_token(face, "".join(letter for letter in "wr" if letter in self.marks and self.marks[letter].isChecked()))
+        self.picked.emit(chosen)
         self.close()
 
 
-def open_picker(parent: QWidget, previous: DiePicker | None, at: QPoint, allow_none: bool, current: int | None) -> DiePicker:
-    """A die picker shown at ``at`` over ``parent``, the ``previous`` one (if any) closed."""
+def open_picker(
+    parent: QWidget, previous: DiePicker | None, at: QPoint, allow_none: bool, current: int | None, offer: str = "", mark: str = ""
+) -> DiePicker:
+    """A die picker shown at ``at`` over ``parent``, the ``previous`` one (if any) closed; ``offer``
+    and ``mark`` as :class:`DiePicker` takes them."""
     if previous is not None:
         previous.close()
-    picker = DiePicker(parent, allow_none, current)
+    picker = DiePicker(parent, allow_none, current, offer, mark)
     picker.move(at)
     picker.show()
     return picker

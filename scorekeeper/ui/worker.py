@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from scorekeeper.camera.calibration import CalibrationProfile
 from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import TableState
-from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, ReconnectingSource, SourceError, open_source
+from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, MarkedDiceSource, ReconnectingSource, SourceError, open_source
 from scorekeeper.camera.watch import ReaderUnavailable, WatchStep, Watcher
 from scorekeeper.camera.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
@@ -44,6 +44,12 @@ def default_reader() -> DiceReader:
 def default_opener(spec: str, profile: CalibrationProfile) -> FrameSource:
     """Open a source at the profile's resolution, paced to real time (a video plays at its speed)."""
     return open_source(spec, resolution=profile.resolution, realtime=True)
+
+
+def marked_opener(marks: str) -> SourceOpener:
+    """:func:`default_opener` whose demo table throws a set with the marks a game plays (``"w"``: a
+    wild die, ``"r"``: red-pip faces)."""
+    return lambda spec, profile: open_source(spec, resolution=profile.resolution, realtime=True, wild="w" in marks, spicy="r" in marks)
 
 
 class CaptureWorker(QObject):
@@ -87,6 +93,7 @@ class CaptureWorker(QObject):
         self._view_free.set()
         self.watcher: Watcher | None = None
         self._expected: int | None = None
+        self._wild: bool | None = None
         self._source: FrameSource | None = None
 
     def expect(self, count: int | None) -> None:
@@ -98,6 +105,14 @@ class CaptureWorker(QObject):
         source = self._source
         if isinstance(source, DiceSource):
             source.expect(count)
+
+    def expect_wild(self, in_throw: bool | None) -> None:
+        """Whether the wild die is among the dice thrown next, as the game knows it (None: not
+        known): a demo table with a wild die throws it or not (safe from any thread)."""
+        self._wild = in_throw
+        source = self._source
+        if isinstance(source, MarkedDiceSource):
+            source.expect_wild(in_throw)
 
     def learn_empty_table(self) -> None:
         """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
@@ -154,6 +169,7 @@ class CaptureWorker(QObject):
         self._source = source
         if isinstance(source, ReconnectingSource):
             source.on_notice = self.notice.emit
+        self.expect_wild(self._wild)
         self.expect(self._expected)
         try:
             self.opened.emit(source.name, note)
