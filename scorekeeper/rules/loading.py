@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import types
 import typing
 from collections.abc import Iterable, Mapping
 from importlib import resources
@@ -204,10 +205,22 @@ def _convert(value: Any, hint: Any, where: str, limit: int = MAX_POINTS) -> Any:
     return tuple(_convert(item, int, where, limit) for item in value)
 
 
+_FIELDS: dict[str, tuple[Mapping[str, Any], tuple[str, ...]]] = {}
+"""What :func:`_fields_of` found, by the dataclass's name: the rules' classes never change."""
+
+
+def _fields_of(cls: type[Any]) -> tuple[Mapping[str, Any], tuple[str, ...]]:
+    """The type each field of the rules' dataclass ``cls`` takes in a rule file, and the fields in order."""
+    key = f"{cls.__module__}.{cls.__qualname__}"
+    if key not in _FIELDS:
+        hints = typing.get_type_hints(cls)
+        hints.update({name: COUNT for name in _COUNT_FIELDS if name in hints})
+        _FIELDS[key] = types.MappingProxyType(hints), tuple(field.name for field in dataclasses.fields(cls))
+    return _FIELDS[key]
+
+
 def _build(cls: type[Any], table: Table, where: str, section: str) -> Any:
-    hints = typing.get_type_hints(cls)
-    hints.update({name: COUNT for name in _COUNT_FIELDS if name in hints})
-    names = [field.name for field in dataclasses.fields(cls)]
+    hints, names = _fields_of(cls)
     unknown = sorted(set(table) - set(names))
     if unknown:
         raise RuleFileError(
