@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -97,6 +98,15 @@ def test_an_unwritable_cache_only_costs_the_solve(tmp_path: Path, monkeypatch: p
 def test_the_card_edition_gets_a_clear_refusal() -> None:
     with pytest.raises(CoachError, match="card edition"):
         policy_for(load_rules("flip"))
+
+
+def test_a_policy_left_in_the_cache_for_rules_the_coach_cannot_advise_is_never_used(cache_in_tmp: Path) -> None:
+    spicy = load_rules("pocket+spicy")
+    plain = Policy.solve(load_rules("pocket"))
+    coach_cache._write(coach_cache._path(rules_key(spicy)), dataclasses.replace(plain, rules=spicy), rules_key(spicy))
+    assert list(cache_in_tmp.glob("*.npz")), "the stale policy is on disk"
+    with pytest.raises(CoachError, match="spicy"):
+        policy_for(spicy)
 
 
 # The command

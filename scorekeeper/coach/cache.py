@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekeeper.coach.policy import Policy, Tables
+from scorekeeper.coach.policy import CoachError, Policy, Tables, cannot_advise
 from scorekeeper.coach.solver import columns, standings
 from scorekeeper.rules import RuleSet, rules_to_table
 from scorekeeper.safe_input import read_file
@@ -139,6 +139,9 @@ def policy_for(rules: RuleSet) -> Policy:
     Raises :class:`~scorekeeper.coach.policy.CoachError` where the coach cannot advise
     (:func:`~scorekeeper.coach.policy.cannot_advise`: the card edition, spicy).
     """
+    why = cannot_advise(rules)
+    if why is not None:
+        raise CoachError(why)
     key = rules_key(rules)
     policy = _solved.get(key)
     if policy is not None and policy.rules == rules:

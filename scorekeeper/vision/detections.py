@@ -8,9 +8,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-MARKS = ("", "w", "r", "wr")
-"""A die's marks as the rules write them: plain, the wild die, red pips showing, the wild die
-showing a red-pip face."""
+from scorekeeper.rules import MARKS
 
 DEFAULT_UNSURE_BELOW = 0.5
 """The unsure line of readings whose reader measured none (the classical baseline, tests' stand-ins):
