@@ -57,6 +57,24 @@ def test_save_refuses_a_file_that_is_no_game_and_keeps_its_mode(tmp_path: Path, 
     assert sorted(os.listdir(tmp_path)) == ["notes.txt"]  # no temporary file left beside it
 
 
+def test_save_in_a_folder_that_is_not_there_is_refused_saying_so_but_the_homes_games_folder_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(home))
+    typo = tmp_path / "nowhere" / "tonight.json"
+    status, out, err = play(capsys, "--players", "Cy,Di", "--save", str(typo), stdin="q\n")
+    assert status == 2 and out == ""
+    assert f"{typo}: {typo.parent} does not exist, so nothing was saved: make the folder first" in err
+    assert not typo.parent.exists() and not home.exists()
+    _, out, _ = play(capsys, "--players", "Cy,Di", stdin=f"save {typo}\nq\n")
+    assert f"{typo.parent} does not exist" in out and not typo.parent.exists()
+    in_home = home / "games" / "tonight.json"
+    status, out, _ = play(capsys, "--players", "Cy,Di", "--save", str(in_home), stdin="111234\nk 111\nb\nq\n")
+    assert status == 0 and f"The game is saved in {in_home}" in out
+    assert load_game(in_home).state.players[0].score == 1000
+
+
 def test_the_save_of_this_game_is_replaced_keeping_its_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     saved = tmp_path / "ours.json"
     yesterday(saved)

@@ -19,7 +19,7 @@ from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
 from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
-from scorekeeper.game.games_folder import default_home, new_journal_path, unfinished_games
+from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import game_file_kind
@@ -272,7 +272,17 @@ class Session:
 
 
 def check_save_target(path: Path, game: Game) -> None:
-    """Refuse to save ``game`` over a file that is not a save of this very game (same start)."""
+    """Refuse to save ``game`` over a file that is not a save of this very game (same start), or in
+    a folder that is not there (the scorekeeper home's games folder is made if need be)."""
+    folder = path.parent
+    if not folder.is_dir():
+        if os.path.abspath(folder) != os.path.abspath(games_folder(default_home())) or folder.exists():
+            there = "is not a folder" if folder.exists() else "does not exist"
+            raise SaveFileError(f"{path}: {folder} {there}, so nothing was saved: make the folder first, or save in one that is there")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SaveFileError(f"{path}: cannot make the games folder {folder}: {exc.strerror or exc}") from None
     if not path.exists() and not path.is_symlink():
         return
     try:
