@@ -116,13 +116,12 @@ def ask_marks(values: Sequence[int], doubt: Sequence[str], learned: bool) -> str
     >>> print(ask_marks([3, 5], ["wr", ""], False))
     Is the 3 the wild die? Tap it and say. Are the pips of the 3 red? Tap it and say. (The table tells these itself once it has learned your dice's colours: Camera, Calibrate, teach a throw.)
     """
-    wild = [values[i] for i, d in enumerate(doubt) if "w" in d]
-    red = [values[i] for i, d in enumerate(doubt) if "r" in d]
+    wild, red = _in_doubt(values, doubt, "w"), _in_doubt(values, doubt, "r")
     said: list[str] = []
     if len(wild) == 1:
         said.append(f"Is the {wild[0]} the wild die? Tap it and say.")
     elif wild:
-        said.append(f"Which is the wild die, {_either(wild)}? Tap it and mark it wild.")
+        said.append(f"Which is the wild die, {_the(wild, 'or')}? Tap it and mark it wild.")
     if red:
         said.append(f"Are the pips of {_the(red)} red? Tap {'it' if len(red) == 1 else 'each'} and say.")
     if said and not learned:
@@ -130,14 +129,15 @@ def ask_marks(values: Sequence[int], doubt: Sequence[str], learned: bool) -> str
     return " ".join(said)
 
 
-def _the(values: Sequence[int]) -> str:
-    named = [f"the {value}" for value in values]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+def _in_doubt(values: Sequence[int], doubt: Sequence[str], letter: str) -> list[int]:
+    """The faces of the dice whose mark ``letter`` is in doubt."""
+    return [value for value, marks in zip(values, doubt) if letter in marks]
 
 
-def _either(values: Sequence[int]) -> str:
+def _the(values: Sequence[int], last: str = "and") -> str:
+    """The faces named in a list: "the 3", "the 3 and the 5", "the 2, the 3 or the 5" (``last`` = "or")."""
     named = [f"the {value}" for value in values]
-    return ", ".join(named[:-1]) + " or " + named[-1]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} {last} {named[-1]}"
 
 
 def doubt_text(values: Sequence[int], doubt: Sequence[str]) -> str:
@@ -146,13 +146,12 @@ def doubt_text(values: Sequence[int], doubt: Sequence[str]) -> str:
     >>> doubt_text([3, 5, 2], ["w", "w", "r"])
     'which is the wild die, the 3 or the 5, nor whether the pips of the 2 are red'
     """
-    wild = [values[i] for i, d in enumerate(doubt) if "w" in d]
-    red = [values[i] for i, d in enumerate(doubt) if "r" in d]
+    wild, red = _in_doubt(values, doubt, "w"), _in_doubt(values, doubt, "r")
     said: list[str] = []
     if len(wild) == 1:
         said.append(f"whether the {wild[0]} is the wild die")
     elif wild:
-        said.append(f"which is the wild die, {_either(wild)}")
+        said.append(f"which is the wild die, {_the(wild, 'or')}")
     if red:
         said.append(f"whether the pips of {_the(red)} are red")
     return ", nor ".join(said)
