@@ -20,7 +20,8 @@ from scorekeeper.evaluation.learning import TablePhotos, learn_and_score
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.vision.reader import EMBEDDING_OUTPUT, MANIFEST_FILE, PIPS_FILE, OnnxDiceReader, default_model_dir
-from scorekeeper.vision.table_head import Verdict, fit_head
+from scorekeeper.vision.processing import Finds, cut_by_edge
+from scorekeeper.vision.table_head import Verdict, fit_head, held_back, read_with_head
 from scorekeeper.vision import table_memory
 from scorekeeper.vision.table_memory import TableFileError, TableMemory, learned_reader, table_file_for
 
@@ -111,10 +112,70 @@ def test_learning_a_table_reads_more_rolls_right_and_none_more_wrong(reader: Onn
     photos = TablePhotos(reader, byler_test, True)
     cold = learn_and_score(reader, photos, 0, 1)
     taught = learn_and_score(reader, photos, 10, 3)
-    assert taught.head_used == 3
-    # measured: 84% cold; taught by 10 rolls, 93% over 5 orders, none read wrong unasked
-    assert taught.mean("right_unasked_share") >= cold.mean("right_unasked_share") + 0.05
+    assert taught.head_used >= 2
+    # measured: 84.3% cold; taught by 10 rolls, 87.3% over 5 orders, none read wrong unasked
+    assert taught.mean("right_unasked_share") >= cold.mean("right_unasked_share") + 0.02
     assert taught.mean("wrong_unasked_share") == 0.0
+
+
+def test_a_table_the_cold_reader_reads_perfectly_keeps_the_model_alone(reader: OnnxDiceReader, byler_test: list[LabelledImage]) -> None:
+    cold = TablePhotos(reader, byler_test, True)
+    perfect = []
+    for i, item in enumerate(byler_test):
+        photo = cold.read(i, 0.0)
+        found = reader.decide(photo.confirmed.finds, len(item.labels))
+        if found.roll() == item.labels.roll() and not found.unsure.any() and not cut_by_edge(found.boxes, *photo.size).any():
+            perfect.append(item)
+    assert len(perfect) >= 30
+    table = TablePhotos(reader, perfect, True)
+    for k in (3, 10, 20):
+        taught = learn_and_score(reader, table, k, 4)
+        # learning never costs: the model alone reads every confirmed roll right with nothing
+        # asked, so the head is never used and no roll is asked about
+        assert taught.head_used == 0, k
+        assert [score.right_unasked_share for score in taught.seeds] == [1.0] * 4, k
+
+
+def test_a_die_the_model_doubts_is_made_sure_by_the_head_only_where_every_view_agrees() -> None:
+    views = np.zeros((4, 3, 7), np.float32)
+    views[:, 0, 2] = 0.7  # every view reads 2, the model at 0.7: under its line of 0.85
+    views[:, 0, 3] = 0.3
+    views[:3, 1, 2], views[:3, 1, 3] = 0.8, 0.2  # three views read 2, the fourth 3
+    views[3, 1, 2], views[3, 1, 3] = 0.3, 0.7
+    views[:, 2, 2], views[:, 2, 5] = 0.45, 0.55  # the model thinks it more likely a 5
+    assert held_back(views, np.array([2, 2, 2]), 0.85).tolist() == [False, True, True]
+    # the model sure of its own value: nothing to hold back
+    assert held_back(views, np.array([2, 2, 2]), 0.6).tolist() == [False, False, True]
+    finds = Finds(np.array([[0, 0, 40, 40], [50, 0, 90, 40], [100, 0, 140, 40]], np.float32), np.full(3, 0.9, np.float32), views, np.zeros((4, 3, 0), np.float32))
+    head_says = np.zeros((3, 7), np.float32)
+    head_says[:, 2] = 0.97
+    head_says[:, 3] = 0.03
+    found = read_with_head(finds, head_says, 0.3, 0.85, 0.6, 3)
+    assert found.values.tolist() == [2, 2, 2]
+    assert found.unsure.tolist() == [False, True, True]
+    # a die held back keeps the model's own confidence measured against the model's line
+    assert found.confidences[1] == pytest.approx(views[:, 1, 2].mean() * 0.6 / 0.85)
+
+
+def test_a_die_the_table_confirmed_that_its_head_reads_otherwise_keeps_the_line_above_that_reading(
+    reader: OnnxDiceReader, byler_test: list[LabelledImage]
+) -> None:
+    memory = TableMemory(reader)
+    for number, item in enumerate(byler_test[:8]):
+        values = item.labels.values.tolist()
+        if number == 3:
+            values[0] = values[0] % 6 + 1  # a die confirmed as another face than it shows
+        memory.learn(item.load(), item.labels.boxes, values, np.zeros((0, 4)))
+    learned = memory.head()
+    assert learned.verdict is not None
+    # held out, the head fitted on the other rolls reads that die as the face it shows, sure of
+    # it: no line at or under that confidence is taken
+    head = memory.examples[memory.examples.rolls != 3].fit()
+    assert head is not None
+    odd = memory.examples[(memory.examples.rolls == 3)]
+    probs = head.adjust(odd.probs[:1].transpose(1, 0, 2), odd.embeddings[:1].transpose(1, 0, 2))
+    assert int(probs[0, 1:].argmax()) + 1 == byler_test[3].labels.values[0]
+    assert learned.verdict.unsure_below > float(probs[0, 1:].max()) - 0.02
 
 
 @pytest.mark.parametrize(
@@ -122,15 +183,20 @@ def test_learning_a_table_reads_more_rolls_right_and_none_more_wrong(reader: Onn
     [
         (9, 0, 10, 0, 0.85, False),  # fewer held-out rolls right than the model alone
         (12, 1, 10, 0, 0.6, False),  # more right, but one read wrong with nothing asked
-        (10, 0, 10, 0, 0.6, False),  # as many right, at a line under the model's: no gain, more risk
-        (10, 0, 10, 0, 0.85, True),  # as many right at the model's own line
-        (11, 0, 10, 0, 0.6, True),  # more right, none wrong
+        (10, 0, 10, 0, 0.6, False),  # as many right: no gain, so the model reads alone
+        (10, 0, 10, 0, 0.85, False),  # as many right at the model's own line: still no gain
+        (11, 0, 10, 0, 0.6, True),  # more right, none wrong, fewer asked
+        (11, 0, 10, 2, 0.6, False),  # more right and fewer wrong, but more asked (1 where the model asked none)
+        (12, 0, 12, 0, 0.85, False),  # the model alone reads every held-out roll right: it stays alone
         (0, 0, 0, 0, 0.85, False),  # nothing judged (no rolls)
     ],
 )
 def test_the_safety_rule(head_right: int, head_wrong: int, model_right: int, model_wrong: int, line: float, used: bool) -> None:
     rolls = 0 if head_right == model_right == 0 else 12
-    assert Verdict(head_right, head_wrong, model_right, model_wrong, rolls, 0.85, line).use_head is used
+    verdict = Verdict(head_right, head_wrong, model_right, model_wrong, rolls, 0.85, line)
+    assert verdict.use_head is used
+    if used:
+        assert verdict.head_asked <= verdict.model_asked and verdict.head_wrong <= verdict.model_wrong
 
 
 def test_a_table_whose_head_reads_worse_than_the_model_reads_with_the_model(reader: OnnxDiceReader, byler_test: list[LabelledImage]) -> None:

@@ -395,7 +395,13 @@ def off_size(boxes: NDArray[np.float32], kept: NDArray[np.bool_], sure: NDArray[
 
 
 def read_finds(
-    boxes: NDArray[np.float32], scores: NDArray[np.float32], probs: NDArray[np.float32], threshold: float, unsure_below: float, dice: int | None = None
+    boxes: NDArray[np.float32],
+    scores: NDArray[np.float32],
+    probs: NDArray[np.float32],
+    threshold: float,
+    unsure_below: float,
+    dice: int | None = None,
+    ceilings: NDArray[np.float32] | None = None,
 ) -> Detections:
     """The dice among the finder's finds (``boxes``, ``scores``), given the pip reader's class
     probabilities averaged over the views (``probs``, column 0 "not a die"): those ``dice_kept``,
@@ -405,7 +411,8 @@ def read_finds(
     a die than the likeliest dropped one (its confidence times ``l / (l + l_dropped)``, with ``l``
     the finder's score times P(die)): where a dropped find is nearly as likely a die, the players
     are asked rather than the count trusted (a board game's round number tokens, read "1", had
-    outranked two small real dice).
+    outranked two small real dice). ``ceilings`` (n,), where given, caps each find's confidence in
+    its value (a table's head holding a die back: ``table_head.read_with_head``).
 
     >>> boxes = np.array([[0, 0, 40, 40], [50, 0, 90, 40], [100, 0, 110, 10]], np.float32)
     >>> probs = np.array([[0.0, 0.95, 0, 0, 0, 0.05, 0], [0.1, 0, 0, 0, 0, 0.9, 0], [0.3, 0.6, 0, 0, 0, 0.1, 0]], np.float32)
@@ -421,6 +428,8 @@ def read_finds(
         return Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.int64), np.zeros(0, np.float32), unsure_below)
     values = probs[:, 1:].argmax(1) + 1
     confidences = probs[np.arange(len(values)), values]
+    if ceilings is not None:
+        confidences = np.minimum(confidences, ceilings)
     unsure = below_line(confidences, unsure_below)
     is_die = dice_kept(scores, probs[:, NOT_A_DIE], confidences, threshold, unsure_below)
     not_dice = found_again(boxes, scores, is_die)

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.safe_input import check_folder, parse_json, read_file, read_text
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.table_head import TableHead
+from scorekeeper.vision.table_head import TableHead, read_with_head
 from scorekeeper.vision.processing import (
     ALIGN,
     CROP,
@@ -311,13 +311,11 @@ class OnnxDiceReader:
 
     def decide(self, finds: Finds, dice: int | None = None) -> Detections:
         """The dice among ``finds``, with what the table learned (``learned``) where there is any."""
-        head, unsure_below = self.learned, self.unsure_below
+        head = self.learned
         if head is not None and finds.embeddings.shape[-1] == len(head.mean):
             probs = head.adjust(finds.probs, finds.embeddings)
-            unsure_below = head.unsure_below
-        else:
-            probs = finds.mean_probs
-        return read_finds(finds.boxes, finds.scores, probs, self.files.finder_threshold, unsure_below, dice)
+            return read_with_head(finds, probs, self.files.finder_threshold, self.unsure_below, head.unsure_below, dice)
+        return read_finds(finds.boxes, finds.scores, finds.mean_probs, self.files.finder_threshold, self.unsure_below, dice)
 
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
         """The dice in one BGR frame (height, width, 3) of uint8. Given ``dice``, the number of dice

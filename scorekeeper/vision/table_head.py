@@ -5,8 +5,9 @@ the model's own.
 Pure numpy. The head is multinomial logistic regression (L2 penalty, ``C``) over each crop view's
 embedding, L2-normalised and standardised; it speaks only of the classes it has seen (a value not
 yet seen at the table keeps the model's probability). ``judge`` decides whether it may be used:
-on the confirmed rolls held out one at a time it must read as many right with nothing asked as the
-model alone, and none wrong.
+on the confirmed rolls held out one at a time it must read more right with nothing asked than the
+model alone, none more wrong and none more asked. A die the model alone is unsure of is made sure
+by the head only where every view of the model agrees with the head's value (``held_back``).
 
 >>> rng = np.random.default_rng(0)
 >>> embeddings = rng.normal(0, 1, (40, 2, 8)).astype(np.float32)
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import Finds, read_finds
 
 CLASSES = 7
@@ -184,6 +186,44 @@ def _top_eigenvalue(x: NDArray[np.float32], rounds: int = 12) -> float:
     return value * 1.1
 
 
+LIFT_FLOOR = 0.5
+"""A die the model alone gives its value less than this stays unsure whatever the head says: the
+head may make sure a die the model doubts, never one it thinks more likely another value or no die."""
+
+
+def held_back(view_probs: NDArray[np.float32], values: NDArray[np.int64], model_line: float) -> NDArray[np.bool_]:
+    """Which of ``n`` finds read ``values`` (n,) by a table's head the head may not make sure, given
+    the model's own probabilities per view (views, n, 7): those the model alone reads under its
+    own ``model_line`` where it gives the value under ``LIFT_FLOOR`` or one of its views reads
+    another value.
+
+    >>> views = np.array([[[0, 0.1, 0.8, 0.1, 0, 0, 0]], [[0, 0.6, 0.3, 0.1, 0, 0, 0]]], np.float32)
+    >>> held_back(views, np.array([2]), 0.85).tolist(), held_back(views[:1], np.array([2]), 0.85).tolist()
+    ([True], [False])
+    """
+    probs = np.asarray(view_probs, np.float32)
+    values = np.asarray(values, np.int64).reshape(-1)
+    n = np.arange(len(values))
+    own = probs.mean(0)[n, values]
+    views_agree = (probs[:, :, 1:].argmax(2) + 1 == values[None]).all(0)
+    result: NDArray[np.bool_] = (own < model_line) & ((own < LIFT_FLOOR) | ~views_agree)
+    return result
+
+
+def read_with_head(
+    finds: Finds, probs: NDArray[np.float32], threshold: float, model_line: float, line: float, dice: int | None = None
+) -> Detections:
+    """The dice among ``finds`` read with a table head's class probabilities ``probs`` (n, 7) at
+    its unsure ``line``: as ``read_finds``, where a find the head may not make sure (``held_back``)
+    keeps the model's own confidence, measured against the model's line (its confidence times
+    ``line / model_line``, so under ``line`` as the model's is under its own)."""
+    values = probs[:, 1:].argmax(1) + 1 if len(probs) else np.zeros(0, np.int64)
+    held = held_back(finds.probs, values, model_line)
+    own = finds.mean_probs[np.arange(len(values)), values] if len(values) else np.zeros(0, np.float32)
+    ceilings = np.where(held, own * line / max(model_line, 1e-6), 1.0).astype(np.float32)
+    return read_finds(finds.boxes, finds.scores, probs, threshold, line, dice, ceilings)
+
+
 MIN_JUDGED = 5
 """Confirmed rolls a table needs before its head is judged, and so used: fewer held-out rolls say
 too little to tell a head that helps from one that hurts (docs/experiments.md)."""
@@ -257,36 +297,65 @@ class Verdict:
     model_unsure_below: float
     """The model's own line."""
     unsure_below: float
-    """The head's line: of ``LINES`` and the model's own, the one that reads the most held-out rolls
-    right with none wrong (the highest among equals); 1 where every line reads one wrong."""
+    """The head's line: of ``LINES`` and the model's own, above the confidence of every held-out
+    die the head read wrong, the one that reads the most held-out rolls right with none wrong (the
+    highest among equals); 1 where no line does."""
+
+    @property
+    def head_asked(self) -> int:
+        """Held-out rolls the head's reading asked about."""
+        return self.rolls - self.head_right - self.head_wrong
+
+    @property
+    def model_asked(self) -> int:
+        """Held-out rolls the model alone asked about."""
+        return self.rolls - self.model_right - self.model_wrong
+
+    def in_words(self) -> str:
+        """How sure the table is, as the teaching step and ``scorekeeper table`` say it.
+
+        >>> Verdict(18, 0, 15, 0, 20, 0.85, 0.62).in_words()
+        'on the last 20 rolls held out one at a time: 18 read right with nothing asked, 2 asked, 0 wrong with what it learned (a die is sure from 62%); 15, 5 and 0 by the model alone (sure from 85%)'
+        """
+        line = f" (a die is sure from {self.unsure_below:.0%})" if self.unsure_below < 1 else " (no line read none wrong)"
+        return (
+            f"on the last {self.rolls} rolls held out one at a time: {self.head_right} read right with nothing asked, {self.head_asked} asked, "
+            f"{self.head_wrong} wrong with what it learned{line}; {self.model_right}, {self.model_asked} and {self.model_wrong} "
+            f"by the model alone (sure from {self.model_unsure_below:.0%})"
+        )
 
     @property
     def use_head(self) -> bool:
-        """The head is used only where it reads the held-out rolls right at least as often as the
-        model alone and wrong no more often; where only as often, not at a lower line than the model's."""
-        if self.rolls == 0 or self.head_wrong > self.model_wrong or self.head_right < self.model_right:
+        """Learning never costs: the head is used only where it reads more held-out rolls right
+        with nothing asked than the model alone, none more wrong and none more asked; where the
+        model alone reads every one right with nothing asked, the model reads alone."""
+        if self.rolls == 0 or self.model_right == self.rolls:
             return False
-        return self.head_right > self.model_right or self.unsure_below >= self.model_unsure_below
+        return self.head_right > self.model_right and self.head_wrong <= self.model_wrong and self.head_asked <= self.model_asked
 
 
 def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, threshold: float, unsure_below: float) -> Verdict:
     """``Verdict`` of ``head`` (fitted on all of ``examples``): each of ``rolls`` read by the decision
-    step (``read_finds`` at the finder's ``threshold``, told its count) with a head fitted on the
-    examples of every other roll, at each of ``LINES`` and the model's own, against the
-    model alone at ``unsure_below``. Fewer than ``MIN_JUDGED`` rolls are not judged (the head is not used)."""
+    step (``read_with_head`` at the finder's ``threshold``, told its count) with a head fitted on
+    the examples of every other roll, at each of ``LINES`` and the model's own above the
+    confidence of every held-out die that head read wrong, against the model alone at
+    ``unsure_below``. Fewer than ``MIN_JUDGED`` rolls are not judged (the head is not used)."""
     if len(rolls) < MIN_JUDGED:
         return Verdict(0, 0, 0, 0, 0, unsure_below, 1.0)
     plain, taught = [], []
+    floor = 0.0
     for roll in rolls:
         held = examples[examples.rolls != roll.id].fit(start=head, bound=head.bound)
         plain.append(roll.finds.mean_probs)
         fits = held is not None and roll.finds.embeddings.shape[-1] == len(held.mean)
         taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings) if fits and held is not None else plain[-1])
-    model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below)
-    lines = {unsure_below, *(float(line) for line in LINES)}
+        if fits and held is not None:
+            floor = max(floor, _wrong_confidence(held, examples[(examples.rolls == roll.id) & (examples.values > 0)]))
+    model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below, unsure_below, taught=False)
+    lines = {line for line in (unsure_below, *(float(line) for line in LINES)) if line > floor}
     best: tuple[int, int, float] | None = None
     for line in sorted(lines, reverse=True):
-        right, wrong = _outcomes(rolls, taught, threshold, line)
+        right, wrong = _outcomes(rolls, taught, threshold, unsure_below, line, taught=True)
         if wrong == 0 and (best is None or right > best[0]):
             best = (right, wrong, line)
     if best is None:
@@ -294,11 +363,28 @@ def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, t
     return Verdict(best[0], best[1], model_right, model_wrong, len(rolls), unsure_below, best[2])
 
 
-def _outcomes(rolls: Sequence[ConfirmedRoll], probs: Sequence[NDArray[np.float32]], threshold: float, line: float) -> tuple[int, int]:
-    """(rolls read right with nothing asked, rolls read wrong with nothing asked) at the unsure ``line``."""
+def _wrong_confidence(head: TableHead, dice: Examples) -> float:
+    """The highest confidence ``head`` reads any of ``dice`` (held out from its fit) with a value
+    other than theirs; 0 where it reads them all right."""
+    if not len(dice):
+        return 0.0
+    probs = head.adjust(dice.probs.transpose(1, 0, 2), dice.embeddings.transpose(1, 0, 2))
+    read = probs[:, 1:].argmax(1) + 1
+    wrong = read != dice.values
+    return float(probs[np.arange(len(read)), read][wrong].max()) if wrong.any() else 0.0
+
+
+def _outcomes(
+    rolls: Sequence[ConfirmedRoll], probs: Sequence[NDArray[np.float32]], threshold: float, model_line: float, line: float, taught: bool
+) -> tuple[int, int]:
+    """(rolls read right with nothing asked, rolls read wrong with nothing asked) at the unsure
+    ``line``, read with a head's probabilities (``taught``) or the model's."""
     right = wrong = 0
     for roll, p in zip(rolls, probs):
-        found = read_finds(roll.finds.boxes, roll.finds.scores, p, threshold, line, roll.dice)
+        if taught:
+            found = read_with_head(roll.finds, p, threshold, model_line, line, roll.dice)
+        else:
+            found = read_finds(roll.finds.boxes, roll.finds.scores, p, threshold, line, roll.dice)
         if len(found) != roll.dice or found.unsure.any():
             continue
         if tuple(found.roll()) == roll.roll:
