@@ -23,6 +23,7 @@ from pathlib import Path
 from scorekeeper.evaluation.assessment import groups_in, machine_name
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
 from scorekeeper.evaluation.learning import TablePhotos, learn_and_score, tables_of
+from scorekeeper.evaluation.score import ASKED_WHY
 from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import JUDGED_ROLLS, MAX_DICE, TableMemory
 
@@ -57,6 +58,19 @@ def _line(row: dict[str, object], ks: list[int]) -> str:
     for k in ks:
         cell = cells.get(str(k))
         parts.append(f"{100 * cell['right_unasked_share']:5.1f} / {100 * cell['wrong_unasked_share']:3.1f}" if cell else "       -   ")
+    name = f"{row['source']} {row['group']}".strip()
+    return f"| {name} ({row['photos']}) | {'told' if row['told'] else 'blind'} | " + " | ".join(parts) + " |"
+
+
+def _why_line(row: dict[str, object], ks: list[int]) -> str:
+    """One row of the why-asked table: per K, photos asked (all orders together) as
+    count / under the line / cut by the edge / held back by the head."""
+    cells = row["k"]
+    assert isinstance(cells, dict)
+    parts = []
+    for k in ks:
+        cell = cells.get(str(k))
+        parts.append(f"{cell['asked']}: " + " / ".join(str(cell["asked_why"][reason]) for reason in ASKED_WHY) if cell else "-")
     name = f"{row['source']} {row['group']}".strip()
     return f"| {name} ({row['photos']}) | {'told' if row['told'] else 'blind'} | " + " | ".join(parts) + " |"
 
@@ -115,6 +129,11 @@ def main(argv: list[str]) -> int:
     rows = measure_tables(reader, args.data, ks, args.seeds)
     for row in rows:
         print(_line(row, ks))
+    print(f"\nphotos asked about, all {args.seeds} orders together: asked: " + " / ".join(ASKED_WHY) + " (a photo may be asked about for more than one)")
+    print("| split (photos) | count | " + " | ".join(f"K = {k}" for k in ks) + " |")
+    print("|---|---|" + "---|" * len(ks))
+    for row in rows:
+        print(_why_line(row, ks))
     used = {f"{row['source']} {row['group']} {'told' if row['told'] else 'blind'}".replace("  ", " "): {k: cell["head_used"] for k, cell in row["k"].items()} for row in rows}  # type: ignore[union-attr]
     print("orders in which the safety rule let the learned head read:", json.dumps(used))
     times = {} if args.no_times else measure_times(reader, args.data)

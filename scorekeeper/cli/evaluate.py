@@ -146,4 +146,11 @@ def run_learning(args: argparse.Namespace, reader: OnnxDiceReader, items: list[L
             f"  {name or args.dataset.name:<20}{scored:5d}   {result.mean('right_unasked_share'):20.1%}   {result.mean('asked_share'):5.1%}"
             f"   {result.mean('wrong_unasked_share'):20.1%}   {result.head_used} of {len(result.seeds)} orders"
         )
+    print("photos asked about, all orders together, and why (a photo may be asked about for more than one reason):")
+    for name, result in sorted(results.items()):
+        why = result.asked_why()
+        print(
+            f"  {name or args.dataset.name:<20}{sum(score.asked for score in result.seeds):5d} asked: {why['count']} another number of dice found, "
+            f"{why['under_line']} a die under the line, {why['cut_by_edge']} a die cut by the frame's edge, {why['head_held_back']} a die the learned head held back"
+        )
     return 0

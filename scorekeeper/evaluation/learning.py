@@ -17,11 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.evaluation.dataset import LabelledImage
-from scorekeeper.evaluation.score import Score
+from scorekeeper.evaluation.score import ASKED_WHY, Score
 from scorekeeper.vision.detections import Detections
-from scorekeeper.vision.processing import box_iou
+from scorekeeper.vision.processing import Finds, box_iou
 from scorekeeper.vision.reader import OnnxDiceReader
-from scorekeeper.vision.table_head import ConfirmedRoll, Examples, TableHead, judge
+from scorekeeper.vision.table_head import ConfirmedRoll, Examples, TableHead, held_back, judge
 from scorekeeper.vision.table_memory import MEASURED_ROLLS, SIZES, best_die_size, size_votes
 
 TEACH_IOU = 0.3
@@ -99,16 +99,25 @@ class LearnedScore:
         """The mean over orders of one of ``Score``'s shares."""
         return float(np.mean([getattr(score, name) for score in self.seeds])) if self.seeds else 0.0
 
+    def asked_why(self) -> dict[str, int]:
+        """Of the photos asked about in every order together, how many for each reason (``ASKED_WHY``)."""
+        return {reason: sum(score.why[reason] for score in self.seeds) for reason in ASKED_WHY}
+
     def to_json(self) -> dict[str, Any]:
-        """The means and each order's shares."""
+        """The means and each order's shares, with why photos were asked about."""
         shares = ("right_unasked_share", "asked_share", "wrong_unasked_share")
         return {
             "learn": self.k,
             **{name: round(self.mean(name), 4) for name in shares},
             "head_used": self.head_used,
             "orders": len(self.seeds),
+            "asked": sum(score.asked for score in self.seeds),
+            "asked_why": self.asked_why(),
             "fit_seconds_median": round(float(np.median(self.fit_seconds)), 4) if self.fit_seconds else None,
-            "seeds": [{name: round(getattr(score, name), 4) for name in shares} | {"photos": score.images} for score in self.seeds],
+            "seeds": [
+                {name: round(getattr(score, name), 4) for name in shares} | {"photos": score.images, "asked": score.asked, "asked_why": dict(score.why)}
+                for score in self.seeds
+            ],
         }
 
 
@@ -179,11 +188,22 @@ def learn_and_score(reader: OnnxDiceReader, table: TablePhotos, k: int, seeds: i
             score = Score()
             for i in order[k:]:
                 photo = photos[int(i)]
-                score.add(photo.labels, reader.decide(photo.confirmed.finds, len(photo.labels) if table.counted else None), photo.name, size=photo.size)
+                finds = photo.confirmed.finds
+                found = reader.decide(finds, len(photo.labels) if table.counted else None)
+                score.add(photo.labels, found, photo.name, size=photo.size, held=held_dice(reader, finds, found))
             result.seeds.append(score)
     finally:
         reader.learned = learned
     return result
+
+
+def held_dice(reader: OnnxDiceReader, finds: Finds, found: Detections) -> NDArray[np.bool_]:
+    """Which of the dice ``found`` among ``finds`` the reader's learned head held back (``held_back``);
+    none where the model reads alone."""
+    if reader.learned is None or not len(found):
+        return np.zeros(len(found), bool)
+    index = np.array([int(np.flatnonzero((finds.boxes == box).all(1))[0]) for box in found.boxes], np.int64)
+    return held_back(finds.probs[:, index], found.values, reader.unsure_below)
 
 
 def tables_of(items: Iterable[LabelledImage], group_of: Mapping[str, str]) -> dict[str, list[LabelledImage]]:

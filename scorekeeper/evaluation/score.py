@@ -24,6 +24,10 @@ from numpy.typing import NDArray
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import box_iou, cut_by_edge
 
+ASKED_WHY = ("count", "under_line", "cut_by_edge", "head_held_back")
+"""Why an image is asked about: the finder found another number of dice than were thrown; a die
+read under the unsure line; a die cut by the frame's edge; a die the table's head held back
+(the head read it surer than the model alone would have let it)."""
 MATCH_IOU = 0.5
 """A found die counts as a labelled die when their boxes overlap at least this much (IoU)."""
 
@@ -80,10 +84,16 @@ class Score:
     """Rows: labelled value 1-6 (row 0: no die); columns: read value (column 0: missed)."""
     failures: list[str] = field(default_factory=list)
     """One line per image that was not read exactly."""
+    why: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ASKED_WHY, 0))
+    """Of the images asked about, how many for each of ``ASKED_WHY`` (an image may be asked about
+    for more than one)."""
 
-    def add(self, truth: Detections, found: Detections, name: str = "", size: tuple[int, int] | None = None) -> None:
+    def add(
+        self, truth: Detections, found: Detections, name: str = "", size: tuple[int, int] | None = None, held: NDArray[np.bool_] | None = None
+    ) -> None:
         """Score one image's reading; given the frame's ``size`` (width, height), dice cut by its
-        edge count as unsure, as the game asks about them (``cut_by_edge``)."""
+        edge count as unsure, as the game asks about them (``cut_by_edge``). ``held`` (one per
+        found die) marks the dice a table's head held back (``table_head.held_back``)."""
         pairs = match(truth, found)
         self.images += 1
         self.labelled += len(truth)
@@ -103,6 +113,12 @@ class Score:
             self.confusion[0, found.values[f]] += 1
         asks = ([f"{int(unsure.sum())} unsure"] if unsure.any() else []) + ([f"{len(found)} of {len(truth)} dice found"] if len(found) != len(truth) else [])
         self.asked += int(bool(asks))
+        if asks:
+            held_back = found.unsure & held if held is not None else np.zeros(len(found), bool)
+            cut = cut_by_edge(found.boxes, *size) if size is not None else np.zeros(len(found), bool)
+            reasons = (len(found) != len(truth), bool((found.unsure & ~held_back).any()), bool(cut.any()), bool(held_back.any()))
+            for reason, applies in zip(ASKED_WHY, reasons):
+                self.why[reason] += int(applies)
         if truth.roll() == found.roll():
             self.exact += 1
             self.right_unasked += int(not asks)
@@ -178,6 +194,7 @@ class Score:
             "asked_share": round(self.asked_share, 4),
             "wrong_unasked_share": round(self.wrong_unasked_share, 4),
             "wrong_none_unsure_share": round(self.wrong_none_unsure_share, 4),
+            "asked_why": dict(self.why),
             "confusion": self.confusion.tolist(),
         }
 
