@@ -79,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
         "in_use": learned.in_use is not None,
         "held_out": None if verdict is None else {
             "rolls": verdict.rolls, "right_with_it": verdict.head_right, "right_by_the_model": verdict.model_right,
-            "wrong_with_it": verdict.head_wrong, "unsure_below": round(verdict.unsure_below, 4),
+            "wrong_with_it": verdict.head_wrong, "wrong_by_the_model": verdict.model_wrong,
+            "asked_with_it": verdict.head_asked, "asked_by_the_model": verdict.model_asked,
+            "unsure_below": round(verdict.unsure_below, 4), "model_unsure_below": round(verdict.model_unsure_below, 4),
         },
     }
     if args.json:
@@ -90,7 +92,11 @@ def run(args: argparse.Namespace) -> int:
     if verdict is None:
         print(f"  the reader reads alone until the table has confirmed {MIN_JUDGED} rolls")
     else:
-        how = "reads with what it learned" if learned.in_use is not None else "reads alone (what it learned does not read them as well)"
-        print(f"  on its last {verdict.rolls} rolls held out one at a time: {verdict.head_right} read right with nothing asked "
-              f"with what it learned, {verdict.model_right} by the model alone; the reader {how}")
+        if learned.in_use is not None:
+            how = "reads with what it learned"
+        elif verdict.model_right == verdict.rolls:
+            how = "reads alone (the model alone reads every held-out roll right with nothing asked)"
+        else:
+            how = "reads alone (what it learned does not read them better in every respect)"
+        print(f"  {verdict.in_words()}; the reader {how}")
     return 0

@@ -55,7 +55,7 @@ class LearnedSummary:
         if self.in_use:
             how = "reading with what it learned"
         elif self.held_out:
-            how = "the model reads alone until what it learned reads as well"
+            how = "the model reads alone until what it learned reads better"
         else:
             how = f"the model reads alone until {MIN_JUDGED} rolls are confirmed"
         return f"Table learned: {self.dice} dice from {self.rolls} rolls ({counts}); {how}" + (f"; {self.note}" if self.note else "")
@@ -128,10 +128,7 @@ class TableLearner:
     def summary(self) -> LearnedSummary:
         """What the table has learned now."""
         verdict = self._learned.verdict
-        held_out = (
-            f"on the last {verdict.rolls} rolls held out: {verdict.head_right} read right unasked with what it learned, "
-            f"{verdict.model_right} by the model alone" if verdict is not None else ""
-        )
+        held_out = verdict.in_words() if verdict is not None and verdict.rolls else ""
         return LearnedSummary(len(self.memory), self.memory.counts(), self.memory.confirmed, self._learned.in_use is not None, held_out, self.note)
 
     def _work(self) -> None:

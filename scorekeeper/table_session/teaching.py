@@ -122,7 +122,7 @@ class TeachingStep:
         left = MIN_JUDGED - summary.rolls
         if left > 0:
             return f"{head} {left} more throw{'' if left == 1 else 's'} before the table reads with what it learned."
-        how = "The table reads with what it learned" if summary.in_use else "The model reads alone for now (what the table learned does not read its throws as well yet)"
+        how = "The table reads with what it learned" if summary.in_use else "The model reads alone for now (what the table learned does not read its throws better yet)"
         return f"{head} {how}: {summary.held_out}."
 
     def _held(self) -> DiceOnTable:
