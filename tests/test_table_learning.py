@@ -17,6 +17,8 @@ import pytest
 from conftest import shared_data_folder
 from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
 from scorekeeper.evaluation.learning import TablePhotos, learn_and_score
+from scorekeeper.evaluation.score import Score
+from scorekeeper.vision.detections import Detections
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.vision.reader import EMBEDDING_OUTPUT, MANIFEST_FILE, PIPS_FILE, OnnxDiceReader, default_model_dir
@@ -298,6 +300,27 @@ def test_evaluate_learn_gives_the_shares_per_order_as_json() -> None:
     for name in ("right_unasked_share", "asked_share", "wrong_unasked_share"):
         assert record[name] == pytest.approx(sum(seed[name] for seed in record["seeds"]) / 2, abs=1e-3)
     assert record["right_unasked_share"] + record["asked_share"] + record["wrong_unasked_share"] <= 1.0 + 1e-6
+    # why the photos were asked about: every photo asked has a reason, totals are the orders' sums
+    assert record["asked"] == sum(seed["asked"] for seed in record["seeds"]) > 0
+    for seed in record["seeds"]:
+        assert seed["asked"] == round(seed["asked_share"] * seed["photos"])
+        assert sum(seed["asked_why"].values()) >= seed["asked"] >= max(seed["asked_why"].values())
+    assert record["asked_why"] == {reason: sum(seed["asked_why"][reason] for seed in record["seeds"]) for reason in ("count", "under_line", "cut_by_edge", "head_held_back")}
+
+
+def test_a_photo_asked_about_is_tallied_by_each_reason_it_was_asked() -> None:
+    truth = Detections(np.array([[10, 10, 40, 40], [60, 10, 90, 40], [110, 10, 140, 40]]), np.array([1, 5, 3]), np.ones(3))
+    score = Score()
+    # two of three dice found, one cut by the frame's left edge
+    score.add(truth, Detections(np.array([[0, 10, 12, 40], [60, 10, 90, 40]]), np.array([1, 5]), np.ones(2)), size=(200, 100))
+    # all three found, one under the line
+    score.add(truth, Detections(truth.boxes, truth.values, np.array([1, 0.5, 1]), 0.85), size=(200, 100))
+    # all three found, one under the line because the learned head held it back
+    score.add(truth, Detections(truth.boxes, truth.values, np.array([1, 1, 0.5]), 0.85), size=(200, 100), held=np.array([False, False, True]))
+    # read right with nothing asked: no reason
+    score.add(truth, truth, size=(200, 100))
+    assert score.asked == 3
+    assert score.why == {"count": 1, "under_line": 1, "cut_by_edge": 1, "head_held_back": 1}
 
 
 def test_evaluate_learn_refuses_more_photos_than_a_table_has() -> None:
@@ -326,6 +349,12 @@ def test_the_table_command_shows_and_forgets_what_a_table_learned(reader: OnnxDi
     assert sum(record["counts"].values()) == record["dice"] and record["held_out"]["rolls"] == 6
     told = _scorekeeper("table", str(profile))
     assert f"{record['dice']} dice learned from 6 rolls" in told.stdout and "held out one at a time" in told.stdout
+    # how sure the table is: each held-out roll right, asked or wrong, with it and by the model alone
+    held = record["held_out"]
+    assert held["right_with_it"] + held["asked_with_it"] + held["wrong_with_it"] == 6
+    assert held["right_by_the_model"] + held["asked_by_the_model"] + held["wrong_by_the_model"] == 6
+    assert held["model_unsure_below"] == reader.unsure_below
+    assert f"{held['right_by_the_model']}, {held['asked_by_the_model']} and {held['wrong_by_the_model']} by the model alone (sure from 85%)" in told.stdout
 
     forgot = _scorekeeper("table", str(profile), "--forget")
     assert forgot.returncode == 0 and "Forgot what the table learned" in forgot.stdout
