@@ -26,6 +26,7 @@ from scorekeeper.game.save import SavedGame, game_file_kind, load_saved
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules, game_headline
 from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable
 from scorekeeper.safe_output import clear_leftovers
+from scorekeeper.terminal import visible
 
 HELP = """\
 Commands:
@@ -149,7 +150,8 @@ class Session:
         """The journal the game is kept in, which its saves name, if any."""
 
     def say(self, text: str) -> None:
-        print(text, file=self.out)
+        """Print ``text`` for the players, its control characters made visible (:func:`visible`)."""
+        print(visible(text), file=self.out)
 
     def step(self, line: str) -> bool:
         """Apply one command; False when the player quits."""
@@ -408,13 +410,13 @@ def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) 
     try:
         session.run(sys.stdin, interactive=sys.stdin.isatty(), notes=notes)
     except KeyboardInterrupt:
-        print(f"\nStopped. {_kept(journal)}", file=sys.stderr, flush=True)
+        print(visible(f"\nStopped. {_kept(journal)}"), file=sys.stderr, flush=True)
         return 130
     if not game.state.over:
-        print(f"{_kept(journal)}.")
+        print(visible(f"{_kept(journal)}."))
     if save_to is not None:
         save_game(game, save_to, journal.path)
-        print(f"The game is saved in {save_to}; go on with --resume {save_to}.")
+        print(visible(f"The game is saved in {save_to}; go on with --resume {save_to}."))
     if game.state.over:
         from scorekeeper.stats.history import remember_game
 
