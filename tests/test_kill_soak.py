@@ -1,9 +1,10 @@
-"""kill -9 soak: ``play --save`` (resumed from its save after each kill), the journal writer (with its recovery and the roll pictures it
-writes) and the phones' scoreboard server reading the journal, killed at random points.
+"""kill -9 soak: ``play --save`` (resumed from its save after each kill), the journal writer (with
+its recovery and the roll pictures it writes) and the phones' scoreboard server reading the
+journal, killed at random points.
 
 tests/kill_soak.py forks each run from one process that loaded scorekeeper once, so the 300
-kills of the writers (and the server's, among them) take about a minute on 2 cores; see its
-docstring for what is checked after each.
+kills of the writers (and the server's, among them) take about a minute and a half on 2 cores;
+see its docstring for what is checked after each.
 """
 
 from __future__ import annotations

@@ -120,3 +120,15 @@ def test_a_save_whose_journal_is_not_a_file_name_is_refused_quoting_it(tmp_path:
     saved.write_text(json.dumps(document))
     with pytest.raises(SaveFileError, match=re.escape(f"the save's journal is not a file name (got {named!r})")):
         load_saved(saved)
+
+
+def test_opening_a_save_clears_the_temporary_files_a_killed_save_left_even_when_it_cannot_be_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "g.json"
+    saved.write_text('{"format": "scorekeeper-game", "version": 1, "events": [', encoding="utf-8")
+    left = tmp_path / ".g.json.k1ll3d.tmp"
+    left.write_text('{"format": "scorekeeper-game", "version": 1, "events": []}', encoding="utf-8")
+    status, _, err = play(capsys, "--resume", str(saved))
+    assert status == 2 and "damaged" in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.json"]
