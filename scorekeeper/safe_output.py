@@ -44,6 +44,18 @@ def sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
+def clear_leftovers(path: Path) -> None:
+    """Remove the temporary files (``.NAME.RANDOM.tmp``) that writes of ``path`` killed midway left
+    beside it; only for a writer that holds ``path`` (no other write of it can be under way)."""
+    path = Path(path)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        if stale.is_symlink() or not stale.is_dir():
+            try:
+                stale.unlink(missing_ok=True)
+            except OSError:
+                continue
+
+
 def write_atomically(path: Path, text: str | bytes, temporary: Path | None = None) -> None:
     """Replace ``path`` with ``text`` (UTF-8) or bytes all at once: readers see the old file or the
     new, never half. A file replaced keeps its mode; a new one gets the user's normal mode.
@@ -58,8 +70,7 @@ def write_atomically(path: Path, text: str | bytes, temporary: Path | None = Non
     except OSError:
         mode = new_file_mode()
     if temporary is None:
-        for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-            stale.unlink(missing_ok=True)
+        clear_leftovers(path)
         handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         temporary = Path(name)
     else:

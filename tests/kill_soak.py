@@ -5,7 +5,8 @@ Run as a script by tests/test_kill_soak.py (a fresh process, so that forking is 
 scorekeeper once, then forks a child for each run, which runs the real code (``cli.main(["play",
 ...])``, or a seeded game written through :class:`Journal`), and kills it at a random moment.
 After each kill it checks, as the next start sees them, what is on disk against what the child
-had shown, then starts the next child where the game stopped. The journal writer's rolls keep a
+had shown, then starts the next child where the game stopped (``play`` from its save, which must
+go on from every step shown or journaled, leaving one journal and no lock file). The journal writer's rolls keep a
 picture each, as the camera's do (a kill often lands inside a picture's write); every picture a
 journal names must be whole on disk, and no picture may be seen half-written under its name.
 
@@ -41,10 +42,11 @@ from journal_player import PLAYERS, take_next_step  # noqa: E402
 
 from scorekeeper.cli import main  # noqa: E402
 from scorekeeper.cli.play import Session, prompt  # noqa: E402
-from scorekeeper.game import DiceRolled, Game, event_to_dict, load_game  # noqa: E402
-from scorekeeper.game.games_folder import STALE_SECONDS, had_a_roll, unfinished_games  # noqa: E402
+from scorekeeper.game import DiceRolled, Event, Game, event_to_dict, load_game  # noqa: E402
+from scorekeeper.game.games_folder import STALE_SECONDS, games_folder, had_a_roll, unfinished_games  # noqa: E402
 from scorekeeper.game.journal import Journal, open_journal, read_journal  # noqa: E402
 from scorekeeper.game.journal_error import JournalError  # noqa: E402
+from scorekeeper.game.lock import lock_path  # noqa: E402
 from scorekeeper.game.photos import PHOTO_SUFFIX, PhotoStatus, photos_folder, roll_photo, tidy_photo_folders  # noqa: E402
 from scorekeeper.rules import load_rules  # noqa: E402
 from scorekeeper.serve import ScoreServer, board_of  # noqa: E402
@@ -55,6 +57,8 @@ PICTURE_BYTES = 40_000
 """Size of each roll's stand-in picture: as big as a real one, so a kill can land mid-write."""
 
 STARTED_AT = "2026-01-01T20:00:00+00:00"
+OPENING = len(Game.new(load_rules("retail"), list(PLAYERS)).events)
+"""How many events a new game of the soak holds before its first step."""
 
 SERVER_KILL_SHARE = 0.2
 """Share of the writer's runs during which the scoreboard server is killed too."""
@@ -144,18 +148,85 @@ def play_commands(seed: int) -> tuple[list[str], list[list[dict[str, object]]], 
     return commands, logs, prompts
 
 
+def journals_of(home: Path, start: Event) -> list[Path]:
+    """The journals in ``home``'s games folder that hold a step of the game begun by ``start``
+    (not one a kill cut off before it held more than the start)."""
+    found = []
+    for path in games_folder(home).glob("*.jsonl"):
+        try:
+            events = read_journal(path).events
+        except JournalError:
+            continue
+        if events[:1] == (start,) and len(events) > OPENING:
+            found.append(path)
+    return found
+
+
+def count_left_over(save: Path, home: Path, counts: dict[str, int]) -> None:
+    """Count the journals of the game of ``save`` beyond its one, and the lock files left on them
+    and on the save, once nothing plays it."""
+    if save.exists():
+        kept_in = journals_of(home, load_game(save).events[0])
+        counts["journals_left_over"] += max(0, len(kept_in) - 1)
+        counts["locks_left"] += sum(lock_path(path).exists() for path in (*kept_in, save))
+
+
+def resume_after_kill(save: Path, home: Path, logs: list[list[dict[str, object]]], shown: int, counts: dict[str, int]) -> int | None:
+    """``play --resume SAVE`` after a kill, quitting at once: it must go on from every step shown
+    and every step its journal holds (written before the save, so maybe one step ahead), and leave
+    none of the temporary files a killed save left. The steps it went on from; None when the save
+    cannot be loaded."""
+    try:
+        start = load_game(save).events[0]
+        behind = len(load_game(save).events)
+    except (ValueError, OSError):
+        counts["unloadable_saves"] += 1
+        return None
+    journaled = max((len(read_journal(path).events) for path in journals_of(home, start)), default=0)
+    counts["saves_behind_their_journal"] += journaled > behind
+    left = set(save.parent.glob(f".{save.name}.*.tmp"))
+    counts["kills_leaving_a_temporary_save"] += bool(left)
+    pid, out = fork(lambda: main(["play", "--resume", str(save)]), b"q\n")
+    kill_and_read(pid, out, None)
+    counts["resumes_from_the_save"] += 1
+    counts["stray_after_start"] += len(left & set(save.parent.glob(f".{save.name}.*.tmp")))
+    try:
+        on_disk = [event_to_dict(event) for event in load_game(save).events]
+    except (ValueError, OSError):
+        counts["unloadable_saves"] += 1
+        return None
+    on_disk[0]["started_at"] = STARTED_AT
+    steps = len(on_disk) - len(logs[0])
+    counts["resume_steps_lost"] += (steps >= len(logs) or on_disk != logs[steps]) + max(0, journaled - len(logs[0]) - steps, shown - steps)
+    return steps
+
+
 def soak_play(folder: Path, kills_wanted: int, rng: random.Random) -> dict[str, int]:
-    """``play --save``: after each kill the save loads, holds every step shown, and the next start
-    leaves none of the temporary files a killed write left."""
-    counts = {"play_kills": 0, "play_steps_shown": 0, "play_steps_lost": 0, "unloadable_saves": 0, "stray_after_start": 0}
+    """``play --save``: after each kill the save loads and holds every step shown; resuming from
+    the save then goes on from every step shown or journaled, leaves none of the temporary files a
+    killed write left, and each finished game leaves one journal and no lock file."""
+    counts = {
+        "play_kills": 0, "play_steps_shown": 0, "play_steps_lost": 0, "unloadable_saves": 0, "stray_after_start": 0,
+        "resumes_from_the_save": 0, "saves_behind_their_journal": 0, "resume_steps_lost": 0, "kills_leaving_a_temporary_save": 0,
+        "journals_left_over": 0, "locks_left": 0,
+    }
     folder.mkdir(parents=True)
+    home = folder.parent / "play-home"
+    os.environ["SCOREKEEPER_HOME"] = str(home)
     games = 0
     while counts["play_kills"] < kills_wanted:
         games += 1
         commands, logs, prompts = play_commands(rng.randrange(1 << 30))
         save = folder / f"game{games}.json"
+        seen = 0
         while True:
-            consumed = len(load_game(save).events) - len(logs[0]) if save.exists() else 0
+            if save.exists():
+                resumed = resume_after_kill(save, home, logs, seen, counts)
+                if resumed is None:
+                    break
+                consumed = resumed
+            else:
+                consumed = 0
             argv = ["play", "--resume", str(save)] if save.exists() else ["play", "--players", ",".join(PLAYERS), "--save", str(save)]
             before = set(folder.glob(f".{save.name}.*.tmp"))
             stdin = "".join(line + "\n" for line in commands[consumed:]) + "q\n"
@@ -180,14 +251,19 @@ def soak_play(folder: Path, kills_wanted: int, rng: random.Random) -> dict[str, 
                 counts["play_steps_lost"] += 1
             counts["play_steps_lost"] += max(0, consumed + shown - steps)
             counts["play_steps_shown"] += shown
+            seen = max(seen, consumed + shown)
             if not killed:
                 break
             counts["play_kills"] += 1
             if counts["play_kills"] >= kills_wanted:
                 break
+        if not killed:
+            count_left_over(save, home, counts)
     if save.exists():
         pid, out = fork(lambda: main(["play", "--resume", str(save)]), b"q\n")
         kill_and_read(pid, out, None)
+        if killed:
+            count_left_over(save, home, counts)
     counts["stray_after_start"] += len([p for p in folder.iterdir() if p.name.startswith(".")])
     return counts
 

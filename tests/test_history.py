@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,7 +127,73 @@ def test_the_cache_reads_again_only_a_game_that_changed_and_a_damaged_cache_is_r
     assert changed.games == 1 and [skipped.path.name for skipped in changed.skipped] == ["g2.jsonl", "g4.jsonl"]
     assert "Mary Lou" not in by_name(changed.players)
     (home / CACHE_FILE).write_text('{"format": "scorekeeper-history-cache", "version": 1, "files": {"g1.jsonl": 7}}', encoding="utf-8")
-    assert history_of(home) == changed
+    rebuilt = history_of(home)
+    assert rebuilt.notes == ("history-cache.json was damaged (g1.jsonl's entry is not an object (got 7)), so it is rebuilt from the games",)
+    assert replace(rebuilt, notes=()) == changed and history_of(home) == changed
+
+
+def _spoil(at: str, *keys: str | int, value: object = None, drop: bool = False) -> Callable[[dict[str, Any]], None]:
+    """A change to the cache document: the value at ``at``'s entry, down ``keys``, set to ``value`` (or dropped)."""
+
+    def change(document: dict[str, Any]) -> None:
+        place: Any = document["files"][at]
+        for key in keys[:-1]:
+            place = place[key]
+        if drop:
+            del place[keys[-1]]
+        else:
+            place[keys[-1]] = value
+
+    return change
+
+
+SPOILED_CACHES = {
+    "a player's turns as text": _spoil("g2.jsonl", "game", "stats", 0, "turns", value="abc"),
+    "a player's name a number": _spoil("g2.jsonl", "game", "stats", 1, "name", value=123),
+    "no scores": _spoil("g2.jsonl", "game", "scores", value=[]),
+    "a best turn in a list": _spoil("g2.jsonl", "game", "stats", 2, "best_turn", value=[1]),
+    "a rank as text": _spoil("g1-saved.json", "rank", value="x"),
+    "a rank of one item": _spoil("g1-saved.json", "rank", value=[40]),
+    "a rank's length as text": _spoil("g1-saved.json", "rank", value=["a", True]),
+    "a rank of objects": _spoil("g1.jsonl", "rank", value=[{}, 1]),
+    "scores as text": _spoil("g2.jsonl", "game", "scores", value="12"),
+    "scores as text in a list": _spoil("g2.jsonl", "game", "scores", value=["a", "b", "c"]),
+    "a winner not a seat": _spoil("g2.jsonl", "game", "winners", value=[9]),
+    "winners a number": _spoil("g2.jsonl", "game", "winners", value=0),
+    "no players": _spoil("g2.jsonl", "game", "stats", value=[]),
+    "a player a number": _spoil("g2.jsonl", "game", "stats", 0, value=5),
+    "a player without turns": _spoil("g2.jsonl", "game", "stats", 0, "turns", drop=True),
+    "a player with a key too many": _spoil("g2.jsonl", "game", "stats", 0, "extra", value=1),
+    "points left on the table as text": _spoil("g2.jsonl", "game", "stats", 0, "left_on_table", value="x"),
+    "a count with a fraction": _spoil("g2.jsonl", "game", "stats", 0, "banked", value=1.5),
+    "a count as true": _spoil("g2.jsonl", "game", "stats", 0, "turns", value=True),
+    "a count below 0": _spoil("g2.jsonl", "game", "stats", 0, "farkles", value=-3),
+    "a start as a number": _spoil("g2.jsonl", "game", "started_at", value=5),
+    "rules as null": _spoil("g2.jsonl", "game", "rules", value=None),
+    "a game a list": _spoil("g2.jsonl", "game", value=[]),
+    "no game": _spoil("g2.jsonl", "game", drop=True),
+    "a digest as a number": _spoil("g1.jsonl", "same", value=5),
+    "a reason for skipping in a list": _spoil("g4.jsonl", "skipped", value=[1]),
+    "a size and time as text": _spoil("g3.jsonl", "seen", value="yesterday"),
+    "an entry a number": lambda document: document["files"].update({"g2.jsonl": 5}),
+    "files a list": lambda document: document.update(files=[]),
+}
+
+
+@pytest.mark.parametrize("spoil", SPOILED_CACHES.values(), ids=SPOILED_CACHES.keys())
+def test_a_cache_of_the_wrong_types_is_rebuilt_saying_so_in_one_line(
+    home: Path, spoil: Callable[[dict[str, Any]], None], capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = history_of(home)
+    document = json.loads((home / CACHE_FILE).read_text(encoding="utf-8"))
+    spoil(document)
+    (home / CACHE_FILE).write_text(json.dumps(document), encoding="utf-8")
+    assert main(["history"]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if CACHE_FILE in line]
+    assert len(said) == 1 and said[0].startswith(f"scorekeeper history: {CACHE_FILE} was damaged (") and said[0].endswith(
+        "), so it is rebuilt from the games"
+    )
+    assert history_of(home) == good  # rebuilt: the same numbers, and nothing more to say
 
 
 def test_the_filters_keep_the_games_of_a_player_or_of_the_rules(home: Path) -> None:

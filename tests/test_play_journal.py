@@ -16,7 +16,9 @@ import pytest
 from scorekeeper.cli import main
 from scorekeeper.game.controller import GameController
 from scorekeeper.game.games_folder import default_home, games_folder
-from scorekeeper.game.journal import read_journal
+from scorekeeper.game import load_game
+from scorekeeper.game.journal import open_journal, read_journal
+from scorekeeper.game.lock import lock_path
 from scorekeeper.game.resume import unfinished_summaries
 from scorekeeper.rules import load_rules
 
@@ -120,3 +122,26 @@ def test_resuming_a_save_goes_on_in_the_journal_of_the_same_game(capsys: pytest.
     status, _ = play(capsys, "--resume", str(saved), stdin="q\n")
     [again] = games_folder(default_home()).glob("*.jsonl")
     assert status == 0 and [p.score for p in read_journal(again).game().state.players] == [150, 50]
+
+
+def test_resuming_a_save_a_kill_left_a_step_behind_keeps_that_step_in_the_one_journal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    saved = tmp_path / "g.json"
+    play(capsys, "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\nk 1 5\nb\n")
+    [journal] = games_folder(default_home()).glob("*.jsonl")
+    # a kill between the journal's write and the save's: the journal holds a roll the save does not,
+    # and the killed writer's lock file and half-written save are left behind
+    recovered = open_journal(journal)
+    recovered.game.roll("5 5 2 3 4 6")
+    recovered.journal.close()
+    lock_path(journal).write_text('{"pid": 999999, "since": "2026-12-06T20:00:00+00:00"}')
+    lock_path(saved).write_text('{"pid": 999999, "since": "2026-12-06T20:00:00+00:00"}')
+    (tmp_path / ".g.json.k1ll3d.tmp").write_text('{"format": "scorekeeper-ga')
+    status, out = play(capsys, "--resume", str(saved), stdin="k 5 5\nb\n")
+    assert status == 0 and "Bob banks 100: now 100." in out
+    assert list(games_folder(default_home()).glob("*.jsonl")) == [journal]
+    assert [p.score for p in read_journal(journal).game().state.players] == [150, 100]
+    assert [p.score for p in load_game(saved).state.players] == [150, 100]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+    assert list(games_folder(default_home()).glob("*.lock")) == []

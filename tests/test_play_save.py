@@ -4,7 +4,9 @@ save it replaces, and never leaves half a file."""
 from __future__ import annotations
 
 import io
+import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -12,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game import Game, load_game, save_game
+from scorekeeper.game import Game, SaveFileError, load_game, save_game
+from scorekeeper.game.games_folder import default_home, games_folder
+from scorekeeper.game.save import game_file_kind, load_saved
 from scorekeeper.rules import load_rules
 
 
@@ -95,3 +99,36 @@ def test_save_beside_a_resumed_journal_is_checked_too(tmp_path: Path, capsys: py
     before = yesterday(other)
     status, _, err = play(capsys, "--resume", str(journal), "--save", str(other), stdin="q\n")
     assert status == 2 and "the save of another game" in err and other.read_bytes() == before
+
+
+def test_a_save_names_its_journal_even_where_its_path_reads_like_a_journals_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "g.json"
+    status, _, _ = play(capsys, "--players", "Ann,Bob", "--save", str(saved), stdin="1 5 2 3 4 6\nk 1 5\nb\n")
+    [journal] = games_folder(default_home()).glob("*.jsonl")
+    assert status == 0 and load_saved(saved).journal == journal.absolute()
+    odd = tmp_path / "scorekeeper-journal" / "evening.jsonl"
+    save_game(load_game(saved), saved, odd)
+    assert game_file_kind(saved) == "saved game" and load_saved(saved).journal == odd
+
+
+@pytest.mark.parametrize("named", [5, "", ["a.jsonl"], "a\0b.jsonl"])
+def test_a_save_whose_journal_is_not_a_file_name_is_refused_quoting_it(tmp_path: Path, named: object) -> None:
+    saved = tmp_path / "g.json"
+    yesterday(saved)
+    document = json.loads(saved.read_text())
+    document["journal"] = named
+    saved.write_text(json.dumps(document))
+    with pytest.raises(SaveFileError, match=re.escape(f"the save's journal is not a file name (got {named!r})")):
+        load_saved(saved)
+
+
+def test_opening_a_save_clears_the_temporary_files_a_killed_save_left_even_when_it_cannot_be_resumed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "g.json"
+    saved.write_text('{"format": "scorekeeper-game", "version": 1, "events": [', encoding="utf-8")
+    left = tmp_path / ".g.json.k1ll3d.tmp"
+    left.write_text('{"format": "scorekeeper-game", "version": 1, "events": []}', encoding="utf-8")
+    status, _, err = play(capsys, "--resume", str(saved))
+    assert status == 2 and "damaged" in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["g.json"]

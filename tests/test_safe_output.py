@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.safe_output import new_file_mode, write_atomically
+from scorekeeper.safe_output import clear_leftovers, new_file_mode, write_atomically
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 
@@ -216,3 +216,12 @@ def test_a_named_temporary_file_is_used_and_renamed_into_place(tmp_path: Path, m
     assert renamed == [(".g.jsonl.recovering", "g.jsonl")]
     assert target.read_text() == "recovered\n" and not named.exists()
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_clearing_leftovers_removes_only_the_temporary_files_of_that_file(tmp_path: Path) -> None:
+    target = tmp_path / "game.json"
+    for name in (".game.json.abc123.tmp", ".game.json.x.tmp", ".other.json.abc123.tmp", "game.json.abc123.tmp", "game.json"):
+        (tmp_path / name).write_text("{")
+    (tmp_path / ".game.json.folder.tmp").mkdir()
+    clear_leftovers(target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".game.json.folder.tmp", ".other.json.abc123.tmp", "game.json", "game.json.abc123.tmp"]

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from scorekeeper import __version__
 from scorekeeper.cli import window
 from scorekeeper.rules import FarkleError
+from scorekeeper.terminal import visible
 
 COMMANDS = {
     "score": "score",
@@ -58,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.run(args)
     except FarkleError as exc:
-        print(f"scorekeeper {args.command}: {exc}", file=sys.stderr)
+        print(visible(f"scorekeeper {args.command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

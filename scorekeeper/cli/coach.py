@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, rules_from_args
 from scorekeeper.rules import RuleSet
+from scorekeeper.terminal import visible
 
 if TYPE_CHECKING:
     from scorekeeper.coach import Policy
@@ -78,7 +79,7 @@ def _print(rules: RuleSet, policy: Policy) -> None:
     from scorekeeper.coach import not_counted
 
     turn = rules.turn
-    print(f"Best play under {rules.name} ({rules.title}):")
+    print(visible(f"Best play under {rules.name} ({rules.title}):"))
     cost = f", with {turn.each_farkle_penalty:,} off the score for each Farkle" if turn.each_farkle_penalty else ""
     print(f"  A turn is worth {policy.expected_points_per_turn():,.1f} points on average "
           f"(on the board, no Farkle streak{cost}).")

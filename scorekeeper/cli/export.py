@@ -10,6 +10,7 @@ from typing import Any
 from scorekeeper.export import FORMATS, ExportError, write_sheet
 from scorekeeper.game.save import load_events
 from scorekeeper.export.writers import SHEET_FILES, written_words
+from scorekeeper.terminal import visible
 
 INTERRUPTED = "interrupted (Ctrl+C); no score sheet written"
 """What ``export`` says, and all it says, when Ctrl+C stops it."""
@@ -48,10 +49,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         events, damage = load_events(args.saved_game)
         if damage is not None:
-            print(f"scorekeeper export: warning: {damage}; the sheet shows the game up to there", file=sys.stderr)
+            print(visible(f"scorekeeper export: warning: {damage}; the sheet shows the game up to there"), file=sys.stderr)
         write_sheet(events, args.output, kind, None if args.no_photos else args.saved_game, hold_interrupts=True)
     except KeyboardInterrupt:
         print(f"scorekeeper export: {INTERRUPTED}", file=sys.stderr)
         return 130
-    print(written_words(args.output, kind))
+    print(visible(written_words(args.output, kind)))
     return 0

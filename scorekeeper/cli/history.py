@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from scorekeeper.terminal import visible
+
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
@@ -35,7 +37,9 @@ def add_parser(commands: Any) -> None:
 
 
 def _table(rows: Sequence[tuple[str, ...]], names: int = 1) -> list[str]:
-    """Rows as aligned columns: the first ``names`` (names) to the left, the rest (numbers) to the right."""
+    """Rows as aligned columns: the first ``names`` (names) to the left, the rest (numbers) to the
+    right, each cell's control characters made visible (:func:`visible`)."""
+    rows = [tuple(visible(cell) for cell in row) for row in rows]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return [
         "  ".join(cell.ljust(width) if column < names else cell.rjust(width) for column, (cell, width) in enumerate(zip(row, widths))).rstrip()
@@ -50,11 +54,11 @@ def run(args: argparse.Namespace) -> int:
     home = default_home()
     history = history_of(home, args.player, args.rules, workers=read_workers())
     for note in (*history.notes, *map(str, history.skipped)):
-        print(f"scorekeeper history: {note}", file=sys.stderr)
+        print(visible(f"scorekeeper history: {note}"), file=sys.stderr)
     if args.json:
         print(json.dumps({"folder": str(games_folder(home)), **history_dict(history)}))
         return 0
-    print(f"{counted_line(history)} in {games_folder(home)}")
+    print(visible(f"{counted_line(history)} in {games_folder(home)}"))
     if not history.players:
         print("Nothing to add up yet: a game counts here once it is over.")
         return 0
@@ -69,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
     if history.records:
         print("\nRecords")
         for record in history.records:
-            print(f"  {record}")
+            print(visible(f"  {record}"))
     return 0

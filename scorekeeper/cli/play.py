@@ -20,11 +20,13 @@ from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load
 from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line
 from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
 from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
-from scorekeeper.game.journal import Journal, open_journal, read_journal
+from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
-from scorekeeper.game.save import game_file_kind
+from scorekeeper.game.save import SavedGame, game_file_kind, load_saved
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules, game_headline
 from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable
+from scorekeeper.safe_output import clear_leftovers
+from scorekeeper.terminal import visible
 
 HELP = """\
 Commands:
@@ -139,14 +141,17 @@ def prompt(state: GameState) -> str:
 class Session:
     """Reads commands, applies them to the game, prints what changed."""
 
-    def __init__(self, game: Game, out: TextIO, save_to: Path | None) -> None:
+    def __init__(self, game: Game, out: TextIO, save_to: Path | None, journal: Path | None = None) -> None:
         self.game = game
         self.out = out
         self.save_to = save_to
         """Where the game is also saved after every step (``--save``), if anywhere."""
+        self.journal = journal
+        """The journal the game is kept in, which its saves name, if any."""
 
     def say(self, text: str) -> None:
-        print(text, file=self.out)
+        """Print ``text`` for the players, its control characters made visible (:func:`visible`)."""
+        print(visible(text), file=self.out)
 
     def step(self, line: str) -> bool:
         """Apply one command; False when the player quits."""
@@ -231,13 +236,13 @@ class Session:
         if len(rest) != 1:
             raise FarkleError("save: type 'save FILE'")
         check_save_target(Path(rest[0]), self.game)
-        save_game(self.game, rest[0])
+        save_game(self.game, rest[0], self.journal)
         self.say(f"Saved to {rest[0]}.")
 
     def _after(self, before: GameState) -> None:
         state = self.game.state
         if self.save_to is not None:
-            save_game(self.game, self.save_to)
+            save_game(self.game, self.save_to, self.journal)
         turn = state.turn
         if (
             turn is not None
@@ -324,6 +329,22 @@ def _journal_of(game: Game) -> tuple[Game, Journal] | None:
     return None
 
 
+def _journal_named(saved: SavedGame) -> Recovered | None:
+    """The journal a save names, opened to go on in it, when it holds the same game and every step
+    of the save (it is written before the save, so after a kill it may hold one step more); None
+    when there is no such journal."""
+    if saved.journal is None or game_file_kind(saved.journal) != "journal":
+        return None
+    try:
+        contents = read_journal(saved.journal)
+    except FarkleError:
+        return None
+    events = saved.game.events
+    if contents.events[:1] != events[:1] or (contents.damage is not None and contents.events[: len(events)] != events):
+        return None
+    return open_journal(saved.journal)
+
+
 def _journal_for(game: Game) -> tuple[Game, Journal]:
     """A new journal in the scorekeeper home holding ``game`` so far, and the game writing to it."""
     journal = Journal.create(new_journal_path(default_home()))
@@ -353,14 +374,22 @@ def run(args: argparse.Namespace) -> int:
             recovered = open_journal(args.resume)
             game, journal = recovered.game, recovered.journal
             notes = [str(recovered.damage)] if recovered.damage is not None else []
+        elif args.resume is not None:
+            locks.append(GameLock.take(args.resume))
+            clear_leftovers(args.resume)
+            saved = load_saved(args.resume)
+            kept = _journal_named(saved)
+            game, journal = (kept.game, kept.journal) if kept is not None else (saved.game, None)
+            notes = [str(kept.damage)] if kept is not None and kept.damage is not None else []
+            if kept is not None and kept.game.events != saved.game.events:
+                notes.append(f"{kept.journal.path} held steps the save did not yet hold: the game goes on from there")
         else:
-            if args.resume is not None:
-                locks.append(GameLock.take(args.resume))
-            game = load_game(args.resume) if args.resume is not None else game_from_args(args)
+            game = game_from_args(args)
             notes = []
         if args.save is not None and args.save != args.resume:
             check_save_target(args.save, game)
             locks.append(GameLock.take(args.save))
+            clear_leftovers(args.save)
         if journal is None:
             game, journal = _journal_of(game) or _journal_for(game)
         notes += [lock.told for lock in (*locks, journal.lock) if lock.told]
@@ -376,18 +405,18 @@ def run(args: argparse.Namespace) -> int:
 def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) -> int:
     """Play ``game`` at the terminal until it ends, the players quit, the input ends or Ctrl+C."""
     if save_to is not None:
-        save_game(game, save_to)
-    session = Session(game, sys.stdout, save_to)
+        save_game(game, save_to, journal.path)
+    session = Session(game, sys.stdout, save_to, journal.path)
     try:
         session.run(sys.stdin, interactive=sys.stdin.isatty(), notes=notes)
     except KeyboardInterrupt:
-        print(f"\nStopped. {_kept(journal)}", file=sys.stderr, flush=True)
+        print(visible(f"\nStopped. {_kept(journal)}"), file=sys.stderr, flush=True)
         return 130
     if not game.state.over:
-        print(f"{_kept(journal)}.")
+        print(visible(f"{_kept(journal)}."))
     if save_to is not None:
-        save_game(game, save_to)
-        print(f"The game is saved in {save_to}; go on with --resume {save_to}.")
+        save_game(game, save_to, journal.path)
+        print(visible(f"The game is saved in {save_to}; go on with --resume {save_to}."))
     if game.state.over:
         from scorekeeper.stats.history import remember_game
 

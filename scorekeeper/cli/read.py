@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.terminal import visible
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.reader import MAX_DICE
 
@@ -79,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
         reader = OnnxDiceReader(args.model)
         if args.profile is not None:
             note = learned_reader(reader, args.profile)
-            print(f"scorekeeper read: {note}", file=sys.stderr)
+            print(visible(f"scorekeeper read: {note}"), file=sys.stderr)
             if not args.profile.name.endswith(SUFFIX) and args.profile.exists():
                 calibration = load_profile(args.profile)
     except (ModelError, TableFileError, CalibrationError) as exc:
-        print(f"scorekeeper read: {exc}", file=sys.stderr)
+        print(visible(f"scorekeeper read: {exc}"), file=sys.stderr)
         return 2
     failed = 0
     for path in args.images:
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"image": str(path), "error": message}), flush=True)
             else:
-                print(f"scorekeeper read: {path}: {message}", file=sys.stderr)
+                print(visible(f"scorekeeper read: {path}: {message}"), file=sys.stderr)
             continue
         height, width = frame.shape[:2]
         if args.json:
@@ -107,5 +108,5 @@ def run(args: argparse.Namespace) -> int:
                 record["dropped"] = [[round(float(v), 1) for v in box] for box in found.dropped]
             print(json.dumps(record), flush=True)
         else:
-            print(_text(path, width, height, found), flush=True)
+            print(visible(_text(path, width, height, found)), flush=True)
     return 1 if failed else 0

@@ -16,6 +16,7 @@ from scorekeeper.rules import (
     rules_to_toml,
     variant_names,
 )
+from scorekeeper.terminal import visible
 
 
 def add_parser(commands: Any) -> None:
@@ -34,12 +35,12 @@ def run_list(args: argparse.Namespace) -> int:
     names = preset_names()
     width = max(len(name) for name in names)
     for name in names:
-        print(f"  {name:{width}}  {load_rules(name).title}")
+        print(visible(f"  {name:{width}}  {load_rules(name).title}"))
     print("Variants (add with --variant NAME, or as PRESET+NAME):")
     variants = variant_names()
     width = max(len(name) for name in variants)
     for name, description in sorted(variants.items()):
-        print(f"  {name:{width}}  {description}")
+        print(visible(f"  {name:{width}}  {description}"))
     for name in numbered_variants():
         print(f"  ({name}: N a multiple of 50, e.g. {name[:-1]}500; or --{name[:-2]} N to play, the window, watch --game, coach)")
     print(
@@ -54,5 +55,5 @@ def run_show(args: argparse.Namespace) -> int:
     if args.toml:
         print(rules_to_toml(rules), end="")
     else:
-        print("\n".join(describe_rules(rules)))
+        print(visible("\n".join(describe_rules(rules))))
     return 0

@@ -14,6 +14,7 @@ from scorekeeper.serve import LOOPBACK, Reach, ScoreServer, ServeError, network_
 from scorekeeper.serve.address import reach_of
 from scorekeeper.safe_input import MAX_FILE_BYTES, check_file
 from scorekeeper.serve.server import MAX_CLIENTS
+from scorekeeper.terminal import visible
 
 
 def add_parser(commands: Any) -> None:
@@ -82,7 +83,7 @@ async def serve(game_file: Path, host: str, port: int, max_clients: int, network
     network address, None where it has none; ``named``: the address was given with ``--host``)."""
     server = ScoreServer(game_file, host, port, max_clients=max_clients)
     await server.start()
-    print(f"Scoreboard of {game_file} at {server.url}", flush=True)
+    print(visible(f"Scoreboard of {game_file} at {server.url}"), flush=True)
     print(whom_it_reaches(host, network, named), flush=True)
     try:
         await asyncio.Event().wait()

@@ -36,6 +36,7 @@ from scorekeeper.export import write_sheet
 from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
+from scorekeeper.terminal import visible
 from scorekeeper.rules import FarkleError, GameKind
 from scorekeeper.coach.policy import CoachError
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
@@ -98,7 +99,7 @@ def add_parser(commands: Any) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"scorekeeper watch: {message}", file=sys.stderr)
+    print(visible(f"scorekeeper watch: {message}"), file=sys.stderr)
     return 2
 
 
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
         return _fail(str(exc))
     status = 0
     if isinstance(source, ReconnectingSource):
-        source.on_notice = lambda text: print(text, file=sys.stderr, flush=True)
+        source.on_notice = lambda text: print(visible(text), file=sys.stderr, flush=True)
     with source:
         try:
             watcher = Watcher(source, reader or default_reader(args.model), profile, params)
@@ -147,7 +148,7 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
             return _fail(str(exc))
         if not args.json:
             ends = "Ctrl-C to stop" if source.live else "until the end"
-            print(f"watching {source.name}, {ends}", file=sys.stderr)
+            print(visible(f"watching {source.name}, {ends}"), file=sys.stderr)
         try:
             if args.game:
                 return _play(game, chooser, watcher, args)
@@ -220,19 +221,19 @@ def _colours(watcher: Watcher, args: argparse.Namespace, in_play: MarksInPlay) -
 def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
     """Play the game from the watch loop; print it as it goes and the sheet at the end."""
     state = game.state
-    print(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}.", flush=True)
+    print(visible(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}."), flush=True)
     try:
         colours = _colours(watcher, args, MarksInPlay.of(state.rules))
     except FarkleError as exc:
         return _fail(str(exc))
-    camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(text, flush=True))
+    camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(visible(text), flush=True))
     camera.session.colours = colours
     learner = _learner(watcher, args)
     if learner is not None:
         camera.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)
     status = 0
     try:
-        camera.run(watcher, args.max_frames, lambda now: print("\n".join(scoreboard(now)), flush=True))
+        camera.run(watcher, args.max_frames, lambda now: print(visible("\n".join(scoreboard(now))), flush=True))
     except DecisionsError as exc:
         status = _fail(str(exc))
     finally:
@@ -242,8 +243,8 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
     state = game.state
     if not state.over:
         print("The recording ended before the game did.")
-    print("\n".join(scoreboard(state)))
+    print(visible("\n".join(scoreboard(state))))
     if args.sheet is not None:
         write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), hold_interrupts=True)
-        print(f"Score sheet written to {args.sheet}.")
+        print(visible(f"Score sheet written to {args.sheet}."))
     return status

@@ -14,6 +14,7 @@ either, for the readers that take both (export, serve, the fairness statistics),
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +37,33 @@ class SaveFileError(FarkleError):
     """A saved game that cannot be read or written; the file is left as it was."""
 
 
-def game_to_json(game: Game) -> dict[str, Any]:
-    """The game as a JSON document."""
-    return {"format": FORMAT, "version": VERSION, "events": [event_to_dict(event) for event in game.events]}
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game as read back: its game, and the journal it was kept in as it was played."""
+
+    game: Game
+    """The game the save holds."""
+    journal: Path | None
+    """The journal that held the game when it was saved (it is written first, so it may be a step
+    ahead of the save); None for a save that names none."""
+
+
+def game_to_json(game: Game, journal: Path | None = None) -> dict[str, Any]:
+    """The game as a JSON document, naming the ``journal`` it is kept in, if any."""
+    document: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    if journal is not None:
+        document["journal"] = str(journal.absolute())
+    document["events"] = [event_to_dict(event) for event in game.events]
+    return document
 
 
 def game_from_json(document: Any, where: str) -> Game:
     """Read a game back from its JSON document; ``where`` names it in errors."""
+    return saved_from_json(document, where).game
+
+
+def saved_from_json(document: Any, where: str) -> SavedGame:
+    """Read a saved game and the journal it names back from its JSON document; ``where`` names it in errors."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SaveFileError(f"{where}: not a scorekeeper saved game")
     version = document.get("version")
@@ -53,18 +74,23 @@ def game_from_json(document: Any, where: str) -> Game:
             f"{where}: saved by a newer scorekeeper (format version {version}; this one reads up to "
             f"{VERSION}); update scorekeeper to open it"
         )
+    journal = document.get("journal")
+    if journal is not None and (not isinstance(journal, str) or not journal or "\0" in journal):
+        raise SaveFileError(f"{where}: the save's journal is not a file name (got {journal!r})")
     events = document.get("events")
     if not isinstance(events, list):
         raise SaveFileError(f"{where}: the save has no list of events")
     try:
-        return Game.from_events([event_from_dict(event) for event in events])
+        game = Game.from_events([event_from_dict(event) for event in events])
     except FarkleError as exc:
         raise SaveFileError(f"{where}: damaged: {exc}") from None
+    return SavedGame(game, Path(journal) if journal is not None else None)
 
 
 def _kind(head: bytes) -> str | None:
-    """``"journal"`` or ``"saved game"`` as the first 4 KB of a file name its format, else None."""
-    if JOURNAL_FORMAT.encode() in head:
+    """``"journal"`` or ``"saved game"`` as the first 4 KB of a file name its format (a journal's on
+    its first line, so a save naming its journal is not taken for one), else None."""
+    if JOURNAL_FORMAT.encode() in head.partition(b"\n")[0]:
         return "journal"
     return "saved game" if FORMAT.encode() in head else None
 
@@ -98,18 +124,24 @@ def load_played(path: str | Path) -> tuple[tuple[Event, ...], GameState, Journal
     return game.events, game.state, None
 
 
-def save_game(game: Game, path: str | Path) -> None:
-    """Write the game to ``path`` as JSON; a window's journal there is never written over."""
+def save_game(game: Game, path: str | Path, journal: Path | None = None) -> None:
+    """Write the game to ``path`` as JSON, naming the ``journal`` it is kept in, if any; a window's
+    journal there is never written over."""
     if game_file_kind(path) == "journal":
         raise SaveFileError(f"{path}: this is the window's game journal; save to another file name")
     try:
-        write_atomically(Path(path), json.dumps(game_to_json(game), indent=1) + "\n")
+        write_atomically(Path(path), json.dumps(game_to_json(game, journal), indent=1) + "\n")
     except OSError as exc:
         raise SaveFileError(f"{path}: cannot save the game: {exc.strerror or exc}") from None
 
 
 def load_game(path: str | Path) -> Game:
     """Read a game saved by :func:`save_game`."""
+    return load_saved(path).game
+
+
+def load_saved(path: str | Path) -> SavedGame:
+    """Read a game saved by :func:`save_game`, with the journal it names."""
     text = read_text(path, "saved game", SaveFileError)
     if text.startswith("{") and JOURNAL_FORMAT in text.partition("\n")[0]:
         raise SaveFileError(
@@ -117,4 +149,4 @@ def load_game(path: str | Path) -> Game:
             f"go on with it in the window: scorekeeper --resume {path}"
         )
     document = parse_json(text, f"{path}: damaged", SaveFileError)
-    return game_from_json(document, str(path))
+    return saved_from_json(document, str(path))

@@ -30,7 +30,7 @@ import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -125,6 +125,8 @@ class GamesRead:
     """Games played but not over (counted apart, not in the statistics), oldest first."""
     skipped: tuple[Skipped, ...]
     """Damaged journals and files that hold no game that can be read."""
+    cache_note: str = ""
+    """Why the history cache was set aside and rebuilt from the games (it was damaged), if it was."""
 
 
 def _same_game(events: Sequence[Event]) -> str:
@@ -210,39 +212,100 @@ def remember_game(home: Path, path: Path, game: Game) -> None:
         seen = path.stat()
     except OSError:
         return
-    entries = _load_cache(home)
+    entries, _ = _load_cache(home)
     entries[path.name] = {"seen": [seen.st_size, seen.st_mtime_ns], **_game_entry(game.events, game.state, kind == "journal")}
     _save_cache(home, entries)
 
 
+class CacheError(ValueError):
+    """A history cache entry of the wrong shape; the message says which value and quotes it."""
+
+
+_COUNTS = tuple(item.name for item in fields(PlayerStats) if item.name not in ("name", "left_on_table"))
+"""The fields of :class:`PlayerStats` that are counts (whole numbers from 0 up)."""
+
+
+def _count(value: Any, what: str) -> int:
+    """``value`` as a count; :class:`CacheError` quoting it when it is not a whole number from 0 up."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CacheError(f"{what} is not a whole number from 0 up (got {quote(value)})")
+    return value
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise CacheError(f"{what} is not text (got {quote(value)})")
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise CacheError(f"{what} is not a list (got {quote(value)})")
+    return value
+
+
+def _dict(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise CacheError(f"{what} is not an object (got {quote(value)})")
+    return value
+
+
+def _cached_stats(value: Any, what: str) -> PlayerStats:
+    """A player's statistics as a cache entry keeps them; :class:`CacheError` where they are not."""
+    player = _dict(value, what)
+    wanted = {item.name for item in fields(PlayerStats)}
+    if set(player) != wanted:
+        raise CacheError(f"{what} does not hold a player's statistics (keys {quote(sorted(player))})")
+    left = player["left_on_table"]
+    if left is not None and (not isinstance(left, (int, float)) or isinstance(left, bool)):
+        raise CacheError(f"{what}'s left_on_table is not a number (got {quote(left)})")
+    return PlayerStats(
+        name=_text(player["name"], f"{what}'s name"),
+        left_on_table=None if left is None else float(left),
+        **{name: _count(player[name], f"{what}'s {name}") for name in _COUNTS},
+    )
+
+
 def _entry_game(path: Path, game: dict[str, Any]) -> PlayedGame:
-    """The game a cache entry holds (:class:`KeyError` or :class:`TypeError` where it is not one)."""
-    stats = tuple(PlayerStats(**player) for player in game["stats"])
+    """The game a cache entry holds; :class:`CacheError` where it is not one."""
+    where = f"{path.name}'s game"
+    stats = tuple(_cached_stats(player, f"{where}'s player {seat + 1}") for seat, player in enumerate(_list(game.get("stats"), f"{where}'s stats")))
+    scores = tuple(_count(score, f"{where}'s score") for score in _list(game.get("scores"), f"{where}'s scores"))
+    winners = tuple(_count(seat, f"{where}'s winner") for seat in _list(game.get("winners"), f"{where}'s winners"))
+    if not stats or len(scores) != len(stats):
+        raise CacheError(f"{where} has {len(scores)} scores for {len(stats)} players")
+    if any(seat >= len(stats) for seat in winners) or len(set(winners)) != len(winners):
+        raise CacheError(f"{where}'s winners are not seats of its {len(stats)} players (got {quote(list(winners))})")
     return PlayedGame(
         path=path,
-        started_at=str(game["started_at"]),
-        rules=str(game["rules"]),
+        started_at=_text(game.get("started_at"), f"{where}'s start"),
+        rules=_text(game.get("rules"), f"{where}'s rules"),
         names=tuple(player.name for player in stats),
-        scores=tuple(int(score) for score in game["scores"]),
-        winners=tuple(int(seat) for seat in game["winners"]),
+        scores=scores,
+        winners=winners,
         stats=stats,
     )
 
 
-def _load_cache(home: Path) -> dict[str, Any]:
-    """The cache entries kept in ``home`` by file name; none where the file is missing, damaged or
-    of another format (the games are then read again)."""
+def _load_cache(home: Path) -> tuple[dict[str, Any], str]:
+    """The cache entries kept in ``home`` by file name, each checked by type, and why the cache was
+    set aside if it was: none where the file is missing or of another version (silently), or
+    damaged (saying so); the games are then read again."""
     path = home / CACHE_FILE
     if not os.path.lexists(path):
-        return {}
+        return {}, ""
     try:
         data = parse_json(read_text(path, "history cache", limit=MAX_CACHE_BYTES), str(path))
-    except ValueError:
-        return {}
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("version") != CACHE_VERSION:
-        return {}
-    entries = data.get("files")
-    return entries if isinstance(entries, dict) else {}
+        if isinstance(data, dict) and data.get("format") == CACHE_FORMAT and data.get("version") != CACHE_VERSION:
+            return {}, ""
+        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT:
+            raise CacheError("not a history cache")
+        entries = _dict(data.get("files"), "its list of files")
+        for name, entry in entries.items():
+            _entry_from_cache(Path(name), _dict(entry, f"{name}'s entry"))
+    except ValueError as exc:
+        return {}, f"{CACHE_FILE} was damaged ({_problem(path, exc)}), so it is rebuilt from the games"
+    return entries, ""
 
 
 def _save_cache(home: Path, entries: dict[str, Any]) -> None:
@@ -261,7 +324,7 @@ def read_games(home: Path, workers: int = 1) -> GamesRead:
     does not grow with the games' length. ``workers`` above 1 reads many files not in the cache in
     that many processes at once (:func:`read_workers`), with the same result."""
     folder = games_folder(home)
-    cached = _load_cache(home)
+    cached, cache_note = _load_cache(home)
     entries: dict[str, Any] = {}
     found: list[tuple[Path, dict[str, Any] | Skipped, PlayedGame | None]] = []
     to_read: list[Path] = []
@@ -274,11 +337,9 @@ def read_games(home: Path, workers: int = 1) -> GamesRead:
         fingerprint = [seen.st_size, seen.st_mtime_ns]
         entry = cached.get(path.name)
         game = None
-        try:
-            if not isinstance(entry, dict) or entry.get("seen") != fingerprint:
-                raise KeyError(path.name)
+        if isinstance(entry, dict) and entry.get("seen") == fingerprint:
             game = _entry_from_cache(path, entry)
-        except (KeyError, TypeError, ValueError):
+        else:
             entry = {"seen": fingerprint}
             to_read.append(path)
         entries[path.name] = entry
@@ -308,6 +369,7 @@ def read_games(home: Path, workers: int = 1) -> GamesRead:
         _oldest_first([game for game in games if game.winners]),
         _oldest_first([game for game in games if not game.winners]),
         tuple(sorted(skipped, key=lambda s: s.path)),
+        cache_note,
     )
 
 
@@ -340,12 +402,21 @@ def _read_entries(paths: list[Path], workers: int) -> Iterable[dict[str, Any]]:
 
 def _entry_from_cache(path: Path, entry: dict[str, Any]) -> PlayedGame | None:
     """The game of a cache entry (None for a file skipped or a game never played); raises
-    :class:`KeyError`, :class:`TypeError` or :class:`ValueError` for an entry that is not one."""
+    :class:`CacheError` for an entry that is not one."""
+    seen = _list(entry.get("seen"), f"{path.name}'s size and time")
+    if len(seen) != 2 or not all(isinstance(part, int) and not isinstance(part, bool) for part in seen):
+        raise CacheError(f"{path.name}'s size and time are not two whole numbers (got {quote(seen)})")
     if "skipped" in entry:
+        _text(entry["skipped"], f"{path.name}'s reason for being skipped")
         return None
-    if not isinstance(entry["same"], str) or not isinstance(entry["rank"], list):
-        raise TypeError("not a cache entry")
-    return None if entry["game"] is None else _entry_game(path, entry["game"])
+    _text(entry.get("same"), f"{path.name}'s game digest")
+    rank = _list(entry.get("rank"), f"{path.name}'s rank")
+    if len(rank) != 2 or not isinstance(rank[1], bool):
+        raise CacheError(f"{path.name}'s rank is not a length and whether it is a journal (got {quote(rank)})")
+    _count(rank[0], f"{path.name}'s length")
+    if "game" not in entry:
+        raise CacheError(f"{path.name}'s entry has no game")
+    return None if entry["game"] is None else _entry_game(path, _dict(entry["game"], f"{path.name}'s game"))
 
 
 def _oldest_first(games: list[PlayedGame]) -> tuple[PlayedGame, ...]:
@@ -680,7 +751,8 @@ def history_of(home: Path, player: str | None = None, rules: str | None = None, 
     """The history of every game of ``home``, its merges applied (see :func:`summarise`); ``workers``
     as :func:`read_games` takes it."""
     merges, problem = load_merges(home)
-    return replace(summarise(read_games(home, workers), merges, player, rules), notes=(problem,) if problem else ())
+    read = read_games(home, workers)
+    return replace(summarise(read, merges, player, rules), notes=tuple(note for note in (read.cache_note, problem) if note))
 
 
 @dataclass(frozen=True)

@@ -268,7 +268,7 @@ class PlayersWindow(QDialog):
         chosen = self.selected_player()
         self.model.set_players(self.history.players)
         self.counted.setText(f"{counted_line(self.history)} in {self._read.folder}")
-        notes = ([problem] if problem else []) + [str(skipped) for skipped in self.history.skipped]
+        notes = [note for note in (self._read.cache_note, problem) if note] + [str(skipped) for skipped in self.history.skipped]
         self.notes.setText("\n".join(notes))
         self.notes.setVisible(bool(notes))
         self.records.set_rows([record_row(record) for record in self.history.records])
