@@ -123,6 +123,19 @@ def test_a_plugin_path_set_for_qt_is_the_one_checked(tmp_path: Path) -> None:
     assert asked == [other]
 
 
+def test_the_gui_opencv_pointing_qt_at_its_own_plugins_is_named_with_its_remedy(tmp_path: Path) -> None:
+    cv2_plugins = tmp_path / "site-packages" / "cv2" / "qt" / "plugins"
+    (cv2_plugins / "platforms").mkdir(parents=True)
+    (cv2_plugins / "platforms" / "libqxcb.so").write_bytes(b"\x7fELF")
+    asked: list[Path] = []
+    environ = {"DISPLAY": ":1", "QT_QPA_PLATFORM_PLUGIN_PATH": str(cv2_plugins)}
+    problem = xcb_problem(environ, "linux", plugin_file(tmp_path), ldd_saying(LDD_ALL_FOUND, asked))
+    assert problem is not None and "\n" not in problem
+    assert "opencv-python" in problem and str(cv2_plugins) in problem
+    assert "pip uninstall opencv-python && pip install --force-reinstall --no-deps opencv-python-headless" in problem
+    assert xcb_problem({**environ, "QT_QPA_PLATFORM": "offscreen"}, "linux", plugin_file(tmp_path), ldd_saying(LDD_ALL_FOUND, [])) is None
+
+
 def test_the_window_command_stops_with_the_packages_to_install_before_qt_starts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

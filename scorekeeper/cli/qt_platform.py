@@ -118,7 +118,14 @@ def xcb_problem(
     if not platform.startswith("linux") or not uses_xcb(environ) or plugin is None:
         return None
     if environ.get("QT_QPA_PLATFORM_PLUGIN_PATH"):
-        plugin = Path(environ["QT_QPA_PLATFORM_PLUGIN_PATH"]) / plugin.name
+        plugins = Path(environ["QT_QPA_PLATFORM_PLUGIN_PATH"])
+        if "cv2" in plugins.parts:
+            return (
+                f"the window cannot open: OpenCV's GUI build (opencv-python) is installed and points Qt at its own "
+                f"plugins ({plugins}), which do not fit PySide6's Qt; scorekeeper needs the headless build: "
+                "pip uninstall opencv-python && pip install --force-reinstall --no-deps opencv-python-headless"
+            )
+        plugin = plugins / plugin.name
         if not plugin.is_file():
             return None
     output = ldd(plugin)
