@@ -1,5 +1,6 @@
-"""The README says what the program is: its commands table names every command of the command line
-and every option each takes; its install names the Qt the program depends on."""
+"""The README and the pages of docs/ say what the program is: the commands page names every command of
+the command line and every option each takes, the architecture page every package; every relative link
+and picture leads to a file that is there; the install names the Qt the program depends on."""
 
 from __future__ import annotations
 
@@ -9,21 +10,38 @@ import tomllib
 from pathlib import Path
 
 from scorekeeper.cli import build_parser
+from scorekeeper.cli.qt_platform import DEBIAN_PACKAGES
 
 ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def pages() -> list[Path]:
+    """The README and every page of docs/."""
+    return [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 
 
 def commands_table() -> list[tuple[str, str]]:
-    """The README's commands table: (command cell, description) per row."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("\n## Commands\n") + 1 :]
+    """The commands page, as (synopsis, the rest of its section) per synopsis: each section's code
+    blocks hold its synopses, a line starting ``scorekeeper`` and its indented continuation lines."""
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
     rows: list[tuple[str, str]] = []
-    for line in section.splitlines()[1:]:
-        if line.startswith("## "):
-            break
-        if line.startswith("| `scorekeeper"):
-            cells = re.split(r"(?<!\\)\|", line)
-            rows.append((cells[1].strip(), cells[2].strip()))
+    for section in re.split(r"^## ", text, flags=re.MULTILINE)[1:]:
+        synopses: list[str] = []
+        rest: list[str] = []
+        in_code = continued = False
+        for line in section.splitlines():
+            if in_code and line.startswith("scorekeeper"):
+                synopses.append(line.strip())
+            elif in_code and continued and line.startswith(" ") and line.strip():
+                synopses[-1] += " " + line.strip()
+            else:
+                in_code ^= line.startswith("```")
+                rest.append(line)
+                continued = False
+                continue
+            continued = True
+        rows += [(synopsis, "\n".join(rest)) for synopsis in synopses]
     return rows
 
 
@@ -52,19 +70,19 @@ def test_the_commands_table_names_every_command_and_every_option() -> None:
     table = commands_table()
     parser = build_parser()
     missing: list[str] = []
-    window_rows = [row for row in table if re.match(r"`scorekeeper (\[window\]|window)(?![\w-])", row[0])]
+    window_rows = [row for row in table if re.match(r"scorekeeper (\[window\]|window)(?![\w-])", row[0])]
     if not window_rows:
         missing.append("the window (scorekeeper [window] ...)")
     missing += [f"scorekeeper {option[-1]}" for option in options_of(parser) if not named(option, window_rows + [row for row in table if "--version" in row[0]])]
     for words, command in commands_of(parser).items():
-        rows = [row for row in table if re.match(rf"`scorekeeper (\[{words}\]|{words})(?![\w-])", row[0])]
+        rows = [row for row in table if re.match(rf"scorekeeper (\[{words}\]|{words})(?![\w-])", row[0])]
         if words == "window":
             rows = window_rows
         if not rows:
             missing.append(f"scorekeeper {words}")
             continue
         missing += [f"scorekeeper {words} {option[-1]}" for option in options_of(command) if not named(option, rows)]
-    assert not missing, f"the README's commands table leaves out {missing}"
+    assert not missing, f"docs/commands.md leaves out {missing}"
 
 
 def test_the_program_depends_on_the_essential_qt_modules_and_the_tests_bring_the_add_ons() -> None:
@@ -92,10 +110,11 @@ def package_folders() -> set[str]:
     return {path.parent.name for path in (ROOT / "scorekeeper").glob("*/__init__.py")}
 
 
-def test_the_layout_table_names_every_package_folder_and_no_other() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_layout_names_every_package_folder_and_no_other() -> None:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
     section = text[text.index("\n## Layout\n") :]
-    named_folders = set(re.findall(r"^\| `scorekeeper/(\w+)/` \|", section, flags=re.MULTILINE))
+    section = section[: section.index("\n## ", 1)]
+    named_folders = set(re.findall(r"^- `scorekeeper/(\w+)/`: ", section, flags=re.MULTILINE))
     assert len(package_folders()) >= 15
     assert named_folders == package_folders()
 
@@ -105,3 +124,76 @@ def test_the_top_docstring_names_every_package() -> None:
 
     named_packages = set(re.findall(r"``(\w+)``", scorekeeper.__doc__ or ""))
     assert package_folders() <= named_packages, sorted(package_folders() - named_packages)
+
+
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def links(page: Path) -> list[str]:
+    """The targets of a page's markdown links and pictures, code spans and blocks left out."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    return LINK.findall(text)
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them: lower case, punctuation but ``-`` and
+    ``_`` dropped, each space a ``-``."""
+    headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL), flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-") for heading in headings}
+
+
+def test_every_relative_link_and_picture_of_the_readme_and_the_docs_leads_to_a_file_that_is_there() -> None:
+    broken: list[str] = []
+    checked = 0
+    for page in pages():
+        for target in links(page):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            checked += 1
+            if not linked.is_file():
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+            elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert checked >= 50
+    assert not broken, broken
+
+
+def test_every_picture_in_docs_is_shown_on_a_page() -> None:
+    shown = {(page.parent / target).resolve() for page in pages() for target in links(page)}
+    pictures = sorted(DOCS.glob("*.png"))
+    assert len(pictures) >= 29
+    assert [str(p.relative_to(ROOT)) for p in pictures if p.resolve() not in shown] == []
+
+
+def test_the_readme_is_a_front_door() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150
+    assert "docs/screenshot.png" in text
+    for page in sorted(DOCS.glob("*.md")):
+        assert f"(docs/{page.name})" in text, f"the README links no {page.name}"
+
+
+def install_lines(page: Path) -> list[str]:
+    """The packages of a page's first ``apt-get install`` of the window's libraries."""
+    text = page.read_text(encoding="utf-8").replace("\\\n", " ")
+    line = next(line for line in text.splitlines() if "apt-get install python3-venv" in line)
+    return line.split("apt-get install", 1)[1].split()
+
+
+def test_the_system_packages_the_readme_installs_are_the_window_s_and_the_install_page_s() -> None:
+    readme = install_lines(ROOT / "README.md")
+    assert readme == install_lines(DOCS / "install.md")
+    assert readme[0] == "python3-venv"
+    assert set(readme[1:]) <= set(DEBIAN_PACKAGES.values()), "the start-up check names the same packages"
+    for needed in ("libxcb-icccm4", "libxcb-keysyms1", "libxcb-cursor0", "libxkbcommon-x11-0", "libegl1"):
+        assert needed in readme
+
+
+def test_the_readme_s_test_command_is_the_one_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+    assert command in readme and command in ci

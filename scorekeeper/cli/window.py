@@ -71,10 +71,17 @@ def check_resumable(path: Path) -> None:
     check_not_open_elsewhere(path)
 
 
+def check_qt_platform() -> None:
+    """Say which Debian packages to install when Qt's X11 plugin cannot load here (Qt would abort with a core dump)."""
+    from scorekeeper.cli.qt_platform import run_ldd, xcb_plugin, xcb_problem
+
+    problem = xcb_problem(os.environ, sys.platform, xcb_plugin(), run_ldd)
+    if problem is not None:
+        raise FarkleError(problem)
+
+
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.cli.options import game_from_args, game_options_given
-    from scorekeeper.ui.app import Screenshot, run_window
-    from scorekeeper.ui.main_window import WindowOptions
 
     from scorekeeper.camera.calibration import CalibrationError, load_profile
     from scorekeeper.camera.sources import SourceError, SourceSpec
@@ -96,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
         raise FarkleError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
     if args.resume is not None:
         check_resumable(args.resume)
+    check_display()
+    # before Qt is imported: PySide6's own libraries need some of what the plugin needs
+    check_qt_platform()
+    from scorekeeper.ui.app import Screenshot, run_window
+    from scorekeeper.ui.main_window import WindowOptions
+
     options = WindowOptions(
         source=args.source,
         rules=game.state.rules if game is not None else None,
@@ -106,5 +119,4 @@ def run(args: argparse.Namespace) -> int:
         keep_photos=not args.no_photos,
     )
     screenshot = Screenshot(args.screenshot, args.after) if args.screenshot is not None else None
-    check_display()
     return run_window(options, screenshot)

@@ -51,7 +51,7 @@ OPTIONS = (
     ("penalty_below_zero", "A Farkle penalty may take a score below zero (below-zero)"),
     ("play_off", "A tie at the end is played off"),
 )
-"""The questions the rule texts leave open, as switches (see the README's table)."""
+"""The questions the rule texts leave open, as switches (see the table in docs/rules-and-house-rules.md)."""
 SWITCHED_VARIANTS = ("below-zero",)
 """Variants the dialog offers as one of :data:`OPTIONS` rather than as a variant of their own."""
 PENALTY_VARIANT = "farkle-penalty-N"
