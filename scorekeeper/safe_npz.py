@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 import zipfile
 import zlib
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
@@ -50,8 +51,9 @@ _METHODS: dict[int, Callable[[int], int]] = {
 """The zip methods read, each with the most bytes a member of a given size packs to (deflate's
 bound: zlib's ``deflateBound`` is under a thousandth more, plus a few bytes)."""
 
-Refusal = Callable[[str], ValueError]
-"""Makes the caller's error saying why its file is refused."""
+
+class _Refused(Exception):
+    """Why the file being read is refused (made the caller's error where it is caught)."""
 
 
 def read_npz(
@@ -62,26 +64,30 @@ def read_npz(
     to do about a damaged file, ends the message refusing one."""
     path = Path(path)
     data = read_file(path, what, error, limit)
-
-    def refuse(why: str) -> ValueError:
-        return error(f"{what} {str(path)!r} is damaged or not a {what}: {why}" + (f"; {advice}" if advice else ""))
-
-    if data.count(_DIRECTORY_ENTRY) > MAX_MEMBERS:
-        raise refuse(f"it holds more than {MAX_MEMBERS} members")
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = archive.infolist()
-            _check_directory(members, limit, refuse)
-            arrays: dict[str, NDArray[Any]] = {}
-            left = limit
-            for member in members:
-                with archive.open(member) as stream:
-                    array = _read_member(stream, member, left, refuse)
-                arrays[member.filename.removesuffix(".npy")] = array
-                left -= array.nbytes
-            return arrays
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
-        raise refuse(f"not a readable zip archive ({_reason(exc)})") from None
+        return _arrays(data, limit)
+    except _Refused as exc:
+        why = str(exc)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, struct.error, EOFError, OSError, ValueError, NotImplementedError, RuntimeError) as exc:
+        why = f"not a readable zip archive ({_reason(exc)})"
+    raise error(f"{what} {str(path)!r} is damaged or not a {what}: {why}" + (f"; {advice}" if advice else ""))
+
+
+def _arrays(data: bytes, limit: int) -> dict[str, NDArray[Any]]:
+    """The arrays of the ``.npz`` file ``data``, at most ``limit`` bytes of them in all."""
+    if data.count(_DIRECTORY_ENTRY) > MAX_MEMBERS:
+        raise _Refused(f"it holds more than {MAX_MEMBERS} members")
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+        _check_directory(members, limit)
+        arrays: dict[str, NDArray[Any]] = {}
+        left = limit
+        for member in members:
+            with archive.open(member) as stream:
+                array = _read_member(stream, member, left)
+            arrays[member.filename.removesuffix(".npy")] = array
+            left -= array.nbytes
+        return arrays
 
 
 def _reason(exc: BaseException) -> str:
@@ -89,32 +95,32 @@ def _reason(exc: BaseException) -> str:
     return shorten(str(exc)) if str(exc) else type(exc).__name__
 
 
-def _check_directory(members: list[zipfile.ZipInfo], limit: int, refuse: Refusal) -> None:
+def _check_directory(members: list[zipfile.ZipInfo], limit: int) -> None:
     """Refuse a zip directory that names too many members, a member that is not an array, one
     name twice, or more bytes in all than ``limit``."""
     if len(members) > MAX_MEMBERS:
-        raise refuse(f"it holds {len(members):,} members (at most {MAX_MEMBERS})")
+        raise _Refused(f"it holds {len(members):,} members (at most {MAX_MEMBERS})")
     names = [member.filename for member in members]
     strange = [name for name in names if not name.endswith(".npy")]
     if strange:
-        raise refuse(f"it holds {quote(strange[0])}, which is not an array (.npy)")
+        raise _Refused(f"it holds {quote(strange[0])}, which is not an array (.npy)")
     if len(set(names)) != len(names):
         twice = next(name for name in names if names.count(name) > 1)
-        raise refuse(f"it holds {quote(twice)} twice")
+        raise _Refused(f"it holds {quote(twice)} twice")
     total = sum(member.file_size for member in members)
     if total > limit:
-        raise refuse(f"its arrays would take {total:,} bytes once inflated (at most {limit:,})")
+        raise _Refused(f"its arrays would take {total:,} bytes once inflated (at most {limit:,})")
     for member in members:
         if member.compress_type not in _METHODS:
-            raise refuse(f"{quote(member.filename)} is packed by zip method {member.compress_type}, not stored or deflated as this program writes")
+            raise _Refused(f"{quote(member.filename)} is packed by zip method {member.compress_type}, not stored or deflated as this program writes")
         if member.compress_size > _METHODS[member.compress_type](member.file_size):
-            raise refuse(
+            raise _Refused(
                 f"{quote(member.filename)} is {member.compress_size:,} bytes packed, more than {member.file_size:,} bytes "
                 "could ever pack to: the zip directory understates what it inflates to"
             )
 
 
-def _read_member(stream: IO[bytes], member: zipfile.ZipInfo, left: int, refuse: Refusal) -> NDArray[Any]:
+def _read_member(stream: IO[bytes], member: zipfile.ZipInfo, left: int) -> NDArray[Any]:
     """The array of the ``.npy`` member ``member`` open as ``stream``, checked from its header
     before its bytes are inflated: at most ``left`` bytes (what the file's bound leaves)."""
     name = quote(member.filename)
@@ -124,20 +130,20 @@ def _read_member(stream: IO[bytes], member: zipfile.ZipInfo, left: int, refuse: 
         if read_header is not None:
             shape, fortran, dtype = read_header(stream, max_header_size=MAX_HEADER)
     except (ValueError, TypeError, SyntaxError, RecursionError) as exc:
-        raise refuse(f"{name} has no readable array header ({_reason(exc)})") from None
+        raise _Refused(f"{name} has no readable array header ({_reason(exc)})") from None
     if read_header is None:
-        raise refuse(f"{name} is a .npy file of version {version[0]}.{version[1]}, which this program does not write")
-    if dtype.kind not in KINDS or dtype.hasobject:
-        raise refuse(f"{name} holds an array of {dtype} (only numbers and text are read)")
+        raise _Refused(f"{name} is a .npy file of version {version[0]}.{version[1]}, which this program does not write")
+    if dtype.kind not in KINDS:
+        raise _Refused(f"{name} holds an array of {dtype} (only numbers and text are read)")
     if len(shape) > MAX_DIMENSIONS or any(size < 0 for size in shape):
-        raise refuse(f"{name} claims the shape {quote(shape)}")
+        raise _Refused(f"{name} claims the shape {quote(shape)}")
     count = math.prod(shape)
     size = count * dtype.itemsize
     if size > left or count > left:
-        raise refuse(f"{name} claims the shape {quote(shape)} of {dtype}: {size:,} bytes, more than the {left:,} the file may still hold")
+        raise _Refused(f"{name} claims the shape {quote(shape)} of {dtype}: {size:,} bytes, more than the {left:,} the file may still hold")
     header = stream.tell()
     if header + size != member.file_size:
-        raise refuse(f"{name} claims the shape {quote(shape)} of {dtype} ({size:,} bytes) but holds {member.file_size - header:,}")
+        raise _Refused(f"{name} claims the shape {quote(shape)} of {dtype} ({size:,} bytes) but holds {member.file_size - header:,}")
     body = bytearray()
     while len(body) <= size:
         chunk = stream.read(min(CHUNK, size + 1 - len(body)))
@@ -145,7 +151,7 @@ def _read_member(stream: IO[bytes], member: zipfile.ZipInfo, left: int, refuse: 
             break
         body += chunk
     if len(body) != size:
-        raise refuse(f"{name} holds {'more' if len(body) > size else 'fewer'} bytes than its header says ({size:,})")
+        raise _Refused(f"{name} holds {'more' if len(body) > size else 'fewer'} bytes than its header says ({size:,})")
     if size == 0:
         return np.zeros(shape, dtype, order="F" if fortran else "C")
     return np.frombuffer(body, dtype).reshape(shape, order="F" if fortran else "C")
