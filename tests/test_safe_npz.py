@@ -39,7 +39,7 @@ def saved(tmp_path: Path, content: bytes, name: str = "kitchen.table.npz") -> Pa
 @pytest.mark.parametrize("compressed", [False, True])
 def test_what_numpy_writes_is_read_back_whole(tmp_path: Path, compressed: bool) -> None:
     buffer = io.BytesIO()
-    (np.savez_compressed if compressed else np.savez)(buffer, **ARRAYS)
+    (np.savez_compressed if compressed else np.savez)(buffer, **ARRAYS)  # type: ignore[arg-type]
     arrays = read_npz(saved(tmp_path, buffer.getvalue()), "table file")
     assert arrays.keys() == ARRAYS.keys()
     for name, array in ARRAYS.items():
