@@ -101,17 +101,19 @@ def test_a_sheet_is_never_written_into_a_games_own_folder(journal: Path, kind: s
 @pytest.mark.parametrize("kind", FORMATS)
 def test_an_overwritten_sheet_keeps_its_mode(tmp_path: Path, kind: str) -> None:
     target = tmp_path / f"private.{kind}"
-    target.write_text("yesterday's sheet")
+    WRITERS[kind](finished_game().events, target, "2026-01-01T09:00:00+00:00")
+    yesterdays = target.read_bytes()
     target.chmod(0o600)
     WRITERS[kind](finished_game().events, target, EXPORTED)
-    assert target.read_bytes() != b"yesterday's sheet"
+    assert target.read_bytes() != yesterdays
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
 
 
 @pytest.mark.parametrize("kind", FORMATS)
 def test_a_full_disk_is_said_to_be_one_and_the_old_sheet_stays(tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / f"s.{kind}"
-    target.write_text("the sheet before")
+    WRITERS[kind](finished_game().events, target, "2026-01-01T09:00:00+00:00")
+    before = target.read_bytes()
 
     def full(descriptor: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
@@ -119,7 +121,7 @@ def test_a_full_disk_is_said_to_be_one_and_the_old_sheet_stays(tmp_path: Path, k
     monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(ExportError, match=f"{target.name}: cannot write the score sheet: the disk is full"):
         WRITERS[kind](finished_game().events, target, EXPORTED)
-    assert target.read_text() == "the sheet before"
+    assert target.read_bytes() == before
     assert os.listdir(tmp_path) == [target.name], "a temporary file was left behind"
 
 

@@ -33,6 +33,7 @@ from scorekeeper.vision.reader import OnnxDiceReader
 from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.cli.export import sheet_format
 from scorekeeper.export import write_sheet
+from scorekeeper.export.writers import check_sheet_target
 from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
@@ -174,6 +175,7 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
         raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
     if args.sheet is not None:
         sheet_format(args.sheet, None)
+        check_sheet_target(args.sheet)
     if args.decisions is not None:
         return game, FileChooser.read(args.decisions)
     try:

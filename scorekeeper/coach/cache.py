@@ -16,7 +16,6 @@ import json
 import logging
 import os
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import numpy as np
 from scorekeeper.coach.policy import CoachError, Policy, Tables, cannot_advise
 from scorekeeper.coach.solver import columns, standings
 from scorekeeper.rules import RuleSet, rules_to_table
-from scorekeeper.safe_input import read_file
+from scorekeeper.safe_npz import read_npz
 from scorekeeper.safe_output import write_atomically
 
 log = logging.getLogger(__name__)
@@ -80,16 +79,23 @@ def _read(path: Path, rules: RuleSet, key: str) -> Policy | None:
     if not os.path.lexists(path):
         return None
     try:
-        with np.load(io.BytesIO(read_file(path, "coach cache file", limit=MAX_BYTES)), allow_pickle=False) as data:
-            if str(data["key"]) != key:
-                return None
-            farkle = np.array(data["farkle"], dtype=np.float64)
-            win = np.array(data["win"], dtype=np.float64)
-            tables = {}
-            for index, standing in enumerate(standings(rules)):
-                tables[standing] = Tables(np.array(data[f"rolls{index}"], dtype=np.float64))
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
-        log.warning("coach cache %s is damaged (%s); solving again", path, exc)
+        data = read_npz(path, "coach cache file", limit=MAX_BYTES)
+    except ValueError as exc:
+        log.warning("%s; solving again", exc)
+        return None
+    names = ["key", "farkle", "win", *(f"rolls{index}" for index in range(len(standings(rules))))]
+    missing = [name for name in names if name not in data]
+    if missing:
+        log.warning("coach cache %s lacks %s; solving again", path, ", ".join(missing))
+        return None
+    if str(data["key"]) != key:
+        return None
+    try:
+        farkle = np.asarray(data["farkle"], dtype=np.float64)
+        win = np.asarray(data["win"], dtype=np.float64)
+        tables = {standing: Tables(np.asarray(data[f"rolls{index}"], dtype=np.float64)) for index, standing in enumerate(standings(rules))}
+    except ValueError as exc:
+        log.warning("coach cache %s holds tables that are not numbers (%s); solving again", path, exc)
         return None
     width = columns(rules)
     if farkle.shape != (width - 1,) or win.ndim != 2 or win.shape[1] != width or len(win) < 1:

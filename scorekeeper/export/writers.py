@@ -2,8 +2,9 @@
 is one self-contained file, the rolls' pictures inside it.
 
 Files are written whole or not at all (a temporary file renamed into place), only where a sheet may
-go: a regular file (new, or an old sheet, whose mode it keeps), never a game, a device, a pipe or a
-socket, nor anything in a game's own folder of pictures.
+go: a new file, or a score sheet this program wrote (whose mode it keeps), told by how it begins
+(:func:`is_score_sheet`); never any other file, a game, a link, a device, a pipe or a socket, nor
+anything in a game's own folder of pictures.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from scorekeeper.game import Event
 from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
 from scorekeeper.game.save import game_file_kind
 from scorekeeper.rules import FarkleError
+from scorekeeper.safe_input import quote, read_head
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.scoreboard.race_svg import race_svg
 from scorekeeper.stats import HEADER as STATS_HEADER
@@ -315,6 +317,67 @@ def html_text(
     return "\n".join(parts) + "\n"
 
 
+SHEET_STARTS = (
+    b"scorekeeper score sheet\r\n",
+    b'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Farkle score sheet</title>',
+)
+"""How the CSV and the HTML sheets this program writes begin."""
+PDF_CREATOR = b"/Creator (\xfe\xff" + "scorekeeper".encode("utf-16-be") + b")"
+"""How the PDF sheets this program writes name it as their creator (Qt writes it in UTF-16, in the
+information near the file's start)."""
+HEAD = 2048
+"""The bytes of a file read to tell whether it is a score sheet this program wrote."""
+
+
+def is_score_sheet(head: bytes) -> bool:
+    """Whether a file beginning with ``head`` (its first :data:`HEAD` bytes) is a score sheet this
+    program wrote, in any format.
+
+    >>> is_score_sheet(b"scorekeeper score sheet\\r\\nstarted,2026-01-01"), is_score_sheet(b"a line of notes")
+    (True, False)
+    """
+    if head.startswith(b"%PDF-"):
+        return PDF_CREATOR in head
+    return head.startswith(SHEET_STARTS)
+
+
+def _beginning(head: bytes) -> str:
+    """How a file beginning with ``head`` begins, in words."""
+    if not head:
+        return "it is empty"
+    line = head[:200].split(b"\n")[0].decode("utf-8", "replace").rstrip("\r")
+    if not line.isprintable():
+        return "it does not begin as text"
+    return f"it begins {quote(line, 50)}"
+
+
+def refuse_what_is_not_a_sheet(path: Path) -> None:
+    """Refuse to replace a regular file that is not a score sheet this program wrote (notes, a
+    spreadsheet, anything): a sheet replaces only an older sheet."""
+    head = read_head(path, "file", HEAD, ExportError)
+    if not is_score_sheet(head):
+        raise ExportError(
+            f"{path}: not a score sheet this program wrote ({_beginning(head)}), and a score sheet replaces only "
+            "an older one; choose another file name for the sheet, or delete this file first if it is not wanted"
+        )
+
+
+def refuse_link(path: Path) -> None:
+    """Refuse a symbolic link (one that leads nowhere included) as a score sheet's file: a sheet is
+    written to a file of its own name, never through a link."""
+    if not path.is_symlink():
+        return
+    try:
+        os.stat(path)
+        leads = ""
+    except OSError as exc:
+        leads = ", in a loop of symbolic links" if exc.errno == errno.ELOOP else ", which does not exist"
+    raise ExportError(
+        f"{path}: a symbolic link (to {os.readlink(path)!r}{leads}), and a score sheet is never written through a link; "
+        "choose another file name for the sheet, or delete the link first"
+    )
+
+
 NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"))
 """What a file that is not a regular one is, by the test of its mode that says so."""
 
@@ -331,8 +394,10 @@ def refuse_game_file(path: Path) -> None:
 
 def check_sheet_target(path: Path) -> None:
     """Refuse a place no score sheet may go, before anything is drawn or opened there: a missing
-    folder, anything but a regular file (a device such as ``/dev/null``, a pipe, a socket, a folder),
-    a game, or a file in a game's own folder of pictures."""
+    folder, a symbolic link, anything but a regular file (a device such as ``/dev/null``, a pipe, a
+    socket, a folder), a game, a file in a game's own folder of pictures, or a file that is not a
+    score sheet this program wrote."""
+    refuse_link(path)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -356,6 +421,8 @@ def check_sheet_target(path: Path) -> None:
                         "never goes there; choose a file outside it"
                     )
     refuse_game_file(path)
+    if mode is not None:
+        refuse_what_is_not_a_sheet(path)
 
 
 def cannot_write(path: Path, exc: OSError) -> ExportError:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +38,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import read_file
+from scorekeeper.safe_npz import read_npz
 from scorekeeper.safe_output import write_atomically
 
 FORMAT = 1
@@ -391,13 +390,8 @@ class DieColours:
         """The die colours kept at ``path``, or :class:`DieColoursFileError` saying what is wrong and what to do."""
         if not os.path.lexists(path):
             raise DieColoursFileError(f"die colours file {str(path)!r} does not exist; tap the wild die and a red face in the teaching step to learn them")
-        kept = read_file(path, "die colours file", DieColoursFileError)
         afresh = "forget it and tap the wild die and a red face again in the teaching step"
-        try:
-            with np.load(io.BytesIO(kept), allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise DieColoursFileError(f"die colours file {str(path)!r} is damaged or not a die colours file ({exc}); {afresh}") from None
+        arrays = read_npz(path, "die colours file", DieColoursFileError, advice=afresh)
         missing = [name for name in ("format", "bodies", "wild", "pips", "red", "table") if name not in arrays]
         if missing:
             raise DieColoursFileError(f"die colours file {str(path)!r} lacks {', '.join(missing)}: it is not a die colours file of this scorekeeper; {afresh}")

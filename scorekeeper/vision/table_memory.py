@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-import zipfile
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.safe_input import read_file
+from scorekeeper.safe_npz import read_npz
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.vision.processing import CROP, VIEWS, Finds
 from scorekeeper.vision.reader import OnnxDiceReader
@@ -182,12 +181,7 @@ class TableMemory:
         memory = cls(reader)
         if not os.path.lexists(path):
             raise TableFileError(f"table file {str(path)!r} does not exist")
-        kept = read_file(path, "table file", TableFileError)
-        try:
-            with np.load(io.BytesIO(kept), allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-            raise TableFileError(f"table file {str(path)!r} is damaged or not a table file ({exc}); forget it to start the table afresh") from None
+        arrays = read_npz(path, "table file", TableFileError, advice="forget it to start the table afresh")
         try:
             version = int(arrays["format"])
             if version != FORMAT:
@@ -261,7 +255,9 @@ def _rolls(arrays: dict[str, NDArray[np.generic]]) -> list[ConfirmedRoll]:
     boxes = np.asarray(arrays["finds_boxes"], np.float32).reshape(-1, 4)
     scores = np.asarray(arrays["finds_scores"], np.float32).reshape(-1)
     probs = np.asarray(arrays["finds_probs"], np.float32).reshape(VIEWS, len(boxes), 7)
-    embeddings = np.asarray(arrays["finds_embeddings"], np.float32).reshape(VIEWS, len(boxes), -1)
+    embeddings = np.asarray(arrays["finds_embeddings"], np.float32)
+    if embeddings.ndim != 3 or embeddings.shape[:2] != (VIEWS, len(boxes)):
+        raise ValueError(f"embeddings of shape {embeddings.shape} for {len(boxes)} finds")
     if int(dice.sum()) != len(values) or int(finds.sum()) != len(boxes) or len(scores) != len(boxes):
         raise ValueError("the rolls' counts do not add up")
     rolls = []
