@@ -11,12 +11,13 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DieCorrected, Game
+from scorekeeper.game.commands import parse_steps, step_text
 from scorekeeper.game.journal import read_journal
 from scorekeeper.rules import Dice, describe_rules, load_rules
 from scorekeeper.scoreboard.dice_pictures import PLAIN_BODY, RED_PIP, WILD_BODY
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
-from scorekeeper.ui.history import HistoryPanel, parse_steps, step_text
+from scorekeeper.ui.history import HistoryPanel
 from scorekeeper.ui.new_game import NewGameDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel

@@ -12,12 +12,13 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
-from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line
+from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line, take_step
 from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
 from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
@@ -160,14 +161,8 @@ class Session:
             words = ["f"] if self._farkle_showing() else ["s"]
         command, rest = words[0].lower(), words[1:]
         state_before = self.game.state
-        steps: dict[str, Callable[[], None]] = {
-            "bank": self._bank,
-            "farkle": self.game.farkle,
-            "undo": self.game.undo,
-            "redo": self.game.redo,
-        }
         handlers: dict[str, Callable[[], None]] = {
-            **{letter: steps[step] for letter, step in STEPS.items()},
+            **{letter: partial(take_step, self.game, step) for letter, step in STEPS.items()},
             "k": lambda: self.game.keep(" ".join(rest)),
             "p": lambda: self._points(rest),
             "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
@@ -181,7 +176,7 @@ class Session:
         try:
             typed, choice = parse_turn_line(line), parse_choice(line)
             if choice is not None:
-                (self.game.piggyback if choice == "piggyback" else self.game.fresh_dice)()
+                take_step(self.game, choice)
             elif command in handlers:
                 handlers[command]()
             elif isinstance(typed, Correction):
@@ -207,12 +202,6 @@ class Session:
     def _farkle_showing(self) -> bool:
         scored = self.game.state.roll_score()
         return scored is not None and scored.farkle
-
-    def _bank(self) -> None:
-        turn = self.game.state.turn
-        if self._farkle_showing() and turn is not None:
-            raise FarkleError(f"bank: the roll {turn.roll} scores nothing, so there is no turn to bank: 'f' passes the dice")
-        self.game.bank()
 
     def _keep_option(self, typed: str) -> None:
         state = self.game.state

@@ -7,13 +7,32 @@ commas, each followed by its marks if it has any (``w`` the wild die, ``r`` red 
 and redo: keys in the window, commands in ``play``. After a bank that left dice (the piggyback
 variant), the words of :data:`CHOICES` take on the pot (``pig``) or turn it down (``fresh``); a roll
 typed instead turns it down too. Plain Python: both front ends parse here.
+
+:data:`STEP_TABLE` is what each named step does to the game and why it is refused; the turn editor's
+grammar (:func:`step_text`, :func:`parse_step`) writes and reads a finished turn's steps one a line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from scorekeeper.game.events import face_from_str
+from scorekeeper.game.events import (
+    Action,
+    Banked,
+    DiceRolled,
+    DieCorrected,
+    Farkled,
+    FreshDice,
+    Kept,
+    Piggybacked,
+    PointsEntered,
+    face_from_str,
+    face_to_str,
+)
+from scorekeeper.game.game import Game
+from scorekeeper.game.state import GameState
 from scorekeeper.rules import Dice, DieToken, FarkleError, RuleSet
 from scorekeeper.safe_input import quote
 
@@ -137,3 +156,147 @@ def typing_hint(rules: RuleSet) -> str:
         return "type the dice, e.g. 115234, then Enter"
     example = " ".join(("1w" if rules.scoring.wild_die else "1", "1", "5r" if rules.scoring.spicy else "5", "2 3 4"))
     return f"type the dice, e.g. {example} ({', '.join(marks)}), then Enter"
+
+
+@dataclass(frozen=True)
+class Step:
+    """A step of the turn named by a key, a button or a typed word: what it does and when it is refused."""
+
+    name: str
+    """The step's name, as :data:`STEPS` and :data:`CHOICES` give it ("bank", "fresh dice")."""
+    take: Callable[[Game], None]
+    """The game's method that takes it."""
+    refused: Callable[[GameState], str | None]
+    """Why the step is refused before the game is asked (None: the game says, if it refuses)."""
+
+
+def _why_no_bank(state: GameState) -> str | None:
+    """Why a bank is refused where the game's own reason would mislead: a Farkle on the table.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann"])
+    >>> game.roll("2 2 3 3 4 6"); _why_no_bank(game.state)
+    "bank: the roll 2 2 3 3 4 6 scores nothing, so there is no turn to bank: 'f' passes the dice"
+    """
+    scored = state.roll_score()
+    if scored is not None and scored.farkle and state.turn is not None:
+        return f"bank: the roll {state.turn.roll} scores nothing, so there is no turn to bank: 'f' passes the dice"
+    return None
+
+
+def _never(state: GameState) -> None:
+    """No reason of its own: the game says why, if it refuses."""
+
+
+STEP_TABLE = {
+    step.name: step
+    for step in (
+        Step("bank", Game.bank, _why_no_bank),
+        Step("farkle", Game.farkle, _never),
+        Step("undo", Game.undo, _never),
+        Step("redo", Game.redo, _never),
+        Step("piggyback", Game.piggyback, _never),
+        Step("fresh dice", Game.fresh_dice, _never),
+    )
+}
+"""Every step :data:`STEPS` and :data:`CHOICES` name, by name: the panels and ``play`` take them here."""
+
+
+def take_step(game: Game, name: str) -> None:
+    """Take the step ``name`` (a key of :data:`STEP_TABLE`), or raise why it is refused and change nothing.
+
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann"])
+    >>> game.roll("1 2 3 4 6 6"); take_step(game, "undo"); game.state.turn.roll is None
+    True
+    """
+    step = STEP_TABLE[name]
+    why = step.refused(game.state)
+    if why is not None:
+        raise FarkleError(why)
+    step.take(game)
+
+
+A = TypeVar("A", bound=Action)
+
+STEP_HELP = (
+    "One step a line: roll 1 1 5 2 3 4 / keep 1 1 5 / correct 3 5 (- for a missed die or not a die) / "
+    "points 400 / bank / farkle / piggyback or fresh (first in a turn offered the last bank's pot)"
+)
+"""The turn editor's grammar in one line, for the editor to show."""
+
+
+@dataclass(frozen=True)
+class EditorStep(Generic[A]):
+    """A kind of step in the turn editor: its word, and how its line reads and writes."""
+
+    word: str
+    """The line's first word ("keep")."""
+    kind: type[A]
+    """The step it stands for."""
+    read: Callable[[list[str]], A | None]
+    """The step from the line's other words (None: they do not fit the word)."""
+    write: Callable[[A], str]
+    """The line's other words for the step ("" for none)."""
+
+
+def _no_words(step: Callable[[], A]) -> Callable[[list[str]], A | None]:
+    """The reader of a word that takes no others (``bank``)."""
+    return lambda rest: None if rest else step()
+
+
+def _points(rest: list[str]) -> PointsEntered | None:
+    return PointsEntered(int(rest[0]), " ".join(rest[1:])) if rest and rest[0].isdigit() else None
+
+
+def _correction(rest: list[str]) -> DieCorrected | None:
+    return DieCorrected(face_from_str(rest[0]), face_from_str(rest[1])) if len(rest) == 2 else None
+
+
+EDITOR_STEPS: tuple[EditorStep[Any], ...] = (
+    EditorStep("roll", DiceRolled, lambda rest: DiceRolled(Dice.from_str(" ".join(rest)), "typed"), lambda a: str(a.dice)),
+    EditorStep("keep", Kept, lambda rest: Kept(Dice.from_str(" ".join(rest))), lambda a: str(a.dice)),
+    EditorStep("correct", DieCorrected, _correction, lambda a: f"{face_to_str(a.was)} {face_to_str(a.now)}"),
+    EditorStep("points", PointsEntered, _points, lambda a: f"{a.points}" + (f" {a.note}" if a.note else "")),
+    EditorStep("bank", Banked, _no_words(Banked), lambda a: ""),
+    EditorStep("farkle", Farkled, _no_words(Farkled), lambda a: ""),
+    EditorStep("piggyback", Piggybacked, _no_words(Piggybacked), lambda a: ""),
+    EditorStep("fresh", FreshDice, _no_words(FreshDice), lambda a: ""),
+)
+"""Every step a turn is made of, as the turn editor writes and reads it."""
+
+
+def step_text(action: Action) -> str:
+    """A step of a turn as one line of the turn editor.
+
+    >>> step_text(Kept(Dice.from_str("1 1 5"))), step_text(Banked())
+    ('keep 1 1 5', 'bank')
+    """
+    step = next((step for step in EDITOR_STEPS if type(action) is step.kind), None)
+    if step is None:
+        raise FarkleError(f"{action!r} is not a step of a turn")
+    return " ".join(part for part in (step.word, step.write(action)) if part)
+
+
+def parse_step(line: str) -> Action:
+    """One line of the turn editor as a step.
+
+    >>> parse_step("correct - 5")
+    DieCorrected(was=None, now=5, picture=None, photo=None)
+    """
+    words = line.split()
+    kind, rest = words[0].lower(), words[1:]
+    step = next((step for step in EDITOR_STEPS if step.word == kind), None)
+    try:
+        action = step.read(rest) if step is not None else None
+    except ValueError as exc:
+        raise FarkleError(f"step {line!r}: {exc}") from None
+    if action is None:
+        raise FarkleError(f"step {line!r} is not one of: {STEP_HELP}")
+    result: Action = action
+    return result
+
+
+def parse_steps(text: str) -> list[Action]:
+    """Every non-empty line of the editor as a step."""
+    return [parse_step(line) for line in text.splitlines() if line.strip()]

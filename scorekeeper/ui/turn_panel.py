@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
-from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line, typing_hint
+from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line, take_step, typing_hint
 from scorekeeper.game.describe import PotChoice, piggyback_offer_text, pot_choices
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
@@ -162,30 +162,7 @@ class TurnPanel(QWidget):
 
     def command(self, name: str) -> None:
         """A step from a button or a key: bank, farkle, undo or redo."""
-        state = self.controller.state
-        if name == "bank":
-            if state is not None and not state.can_bank():
-                self.show_refusal(self._why_no_bank(state))
-                return
-            self.controller.act(lambda game: game.bank())
-        elif name == "farkle":
-            self.controller.act(lambda game: game.farkle())
-        elif name == "undo":
-            self.controller.act(lambda game: game.undo())
-        elif name == "redo":
-            self.controller.act(lambda game: game.redo())
-
-    @staticmethod
-    def _why_no_bank(state: GameState) -> str:
-        if state.turn is None:
-            return "bank: the game is over" if state.over else "bank: no turn is being played"
-        if state.turn.roll is not None:
-            return f"bank: the roll {state.turn.roll} is on the table; keep dice from it first"
-        if not state.turn.total:
-            return "bank: nothing scored this turn yet"
-        if state.turn.total == state.turn.pot:
-            return f"bank: the {state.turn.pot:,} piggybacked is banked only once you score; roll the dice"
-        return f"bank: {state.entry_shortfall():,} more needed this turn to get on the board; roll again"
+        self.controller.act(lambda game: take_step(game, name))
 
     def submit(self, text: str) -> None:
         """Enter in the dice line: a roll, a keep or a correction, by what the turn is waiting for."""
