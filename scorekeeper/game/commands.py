@@ -6,7 +6,9 @@ commas, each followed by its marks if it has any (``w`` the wild die, ``r`` red 
 ``c 4 -`` says the 4 is not a die). The single letters of :data:`STEPS` bank, call the Farkle, undo
 and redo: keys in the window, commands in ``play``. After a bank that left dice (the piggyback
 variant), the words of :data:`CHOICES` take on the pot (``pig``) or turn it down (``fresh``); a roll
-typed instead turns it down too. Plain Python: both front ends parse here.
+typed instead turns it down too. ``o1`` keeps an option of the roll, ``k 115`` keeps dice, ``p 400``
+enters a card combination's points. :func:`parse_line` reads a line whole or refuses it saying what
+it read (:class:`TypedLineError`). Plain Python: both front ends parse here.
 
 :data:`STEP_TABLE` is what each named step does to the game and why it is refused; the turn editor's
 grammar (:func:`step_text`, :func:`parse_step`) writes and reads a finished turn's steps one a line.
@@ -33,8 +35,8 @@ from scorekeeper.game.events import (
 )
 from scorekeeper.game.game import Game
 from scorekeeper.game.state import GameState
-from scorekeeper.rules import Dice, DieToken, FarkleError, RuleSet
-from scorekeeper.safe_input import quote
+from scorekeeper.rules import Dice, DieToken, FarkleError, GameKind, RuleSet
+from scorekeeper.safe_input import is_plain_number, quote
 
 STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
 """Single letters (either case) and the step each one takes."""
@@ -43,6 +45,9 @@ CHOICES = {"pig": "piggyback", "piggyback": "piggyback", "fresh": "fresh dice"}
 the dice the last player left with their points in the pot, or six fresh dice."""
 DICE_CHARACTERS = "123456 ,wrWR"
 """What a line of typed dice is made of: faces, their mark letters, spaces and commas."""
+LINE_CHARACTERS = frozenset("0123456789-, " + "".join(word + word.upper() for word in ("ckopwr", *CHOICES)))
+"""Every character a line typed for the turn may hold: digits, dashes, spaces, commas and the
+letters of its words (the keys' letters aside: they are keys)."""
 FACE_CHARACTERS = "123456- ,wrWR"
 """What may follow the ``c`` of a correction typed without a space (``c35``, ``c4-``, ``c11w``)."""
 
@@ -55,6 +60,10 @@ class Correction:
     """The die read, with its mark if it had one (None: a die that was not read at all)."""
     now: DieToken | None
     """The die it really is, with its mark (None: it is not a die)."""
+
+    def take(self, game: Game) -> None:
+        """Correct the die on the table, or raise why not."""
+        game.correct(self.was, self.now)
 
 
 def is_correction(line: str) -> bool:
@@ -131,17 +140,174 @@ def parse_choice(line: str) -> str | None:
     return CHOICES.get(line.strip().lower())
 
 
-def parse_turn_line(line: str) -> Correction | Dice | None:
-    """A line typed for the turn: a correction or dice; None when it is neither (a word of ``play``'s).
+@dataclass(frozen=True)
+class StepCommand:
+    """A step named by its letter or word (``b``, ``pig``): taken as :data:`STEP_TABLE` says."""
 
-    >>> parse_turn_line("c35"), parse_turn_line("1 5"), parse_turn_line("b")
-    (Correction(was=3, now=5), Dice(values=(1, 5)), None)
+    name: str
+    """The step's name, a key of :data:`STEP_TABLE`."""
+
+    def take(self, game: Game) -> None:
+        """Take the step, or raise why it is refused."""
+        take_step(game, self.name)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class DiceCommand:
+    """Dice typed: with a roll on the table the dice to keep from it, else the roll."""
+
+    dice: Dice
+    """The dice, with their marks."""
+    keep: bool = False
+    """Typed after ``k``: a keep, whether or not a roll is on the table."""
+
+    def take(self, game: Game) -> None:
+        """Keep the dice, or roll them when no roll is on the table (and ``k`` was not typed)."""
+        turn = game.state.turn
+        if self.keep or (turn is not None and turn.roll is not None):
+            game.keep(self.dice)
+        else:
+            game.roll(self.dice)
+
+    def __str__(self) -> str:
+        return f"keep {self.dice}" if self.keep else f"the dice {self.dice}"
+
+
+@dataclass(frozen=True)
+class OptionCommand:
+    """``o1``, ``o 2``: keep that option of the roll on the table (``o1`` scores the most)."""
+
+    number: str
+    """The option's number as typed."""
+
+    def take(self, game: Game) -> None:
+        """Keep the option, or raise why there is none such."""
+        state = game.state
+        scored = state.roll_score()
+        if scored is None:
+            if state.turn is not None and state.turn.roll is not None:
+                missing = state.missing_dice()
+                raise FarkleError(
+                    f"keep option {quote(self.number)}: {missing} {'die' if missing == 1 else 'dice'} of the roll not read; "
+                    "'c - FACE' adds a missed die"
+                )
+            raise FarkleError(f"keep option {quote(self.number)}: there is no roll on the table; type the dice you rolled")
+        if not is_plain_number(self.number) or not 1 <= int(self.number) <= len(scored.options):
+            raise FarkleError(f"keep option {quote(self.number)}: the options of this roll are o1 to o{len(scored.options)}")
+        game.keep(scored.options[int(self.number) - 1].keep)
+
+    def __str__(self) -> str:
+        return f"option {self.number}"
+
+
+@dataclass(frozen=True)
+class PointsCommand:
+    """``p 400 three 4s``: points entered by hand in the card game, with what they were for."""
+
+    points: int
+    """The points."""
+    note: str = ""
+    """What they were for: the rest of the line."""
+
+    def take(self, game: Game) -> None:
+        """Enter the points, or raise why not (with dice, the dice are typed instead)."""
+        if game.state.rules.kind is GameKind.DICE:
+            raise FarkleError("points: 'p' is for the card game; with dice, type the dice you rolled and keep them")
+        game.enter_points(self.points, self.note)
+
+    def __str__(self) -> str:
+        return f"{self.points} points"
+
+
+Command = StepCommand | DiceCommand | OptionCommand | PointsCommand | Correction
+"""A line typed for the turn, understood whole: each takes itself on the game (``command.take(game)``)."""
+
+LINE_HELP = (
+    "type the dice (115234), k and the dice to keep (k 115), o1 for an option, c 3 5 to correct a die, "
+    "pig or fresh for the pot, b to bank, f for a Farkle, z or y to undo or redo"
+)
+"""What a typed line may be, in one line, for a line that is not one."""
+
+
+class TypedLineError(FarkleError):
+    """A typed line that is not read whole: nothing of it is taken."""
+
+    def __init__(self, line: str, understood: str, rest: str) -> None:
+        self.understood = understood
+        """What was read of the line, in words ("" when nothing was)."""
+        if understood:
+            text = f"{quote(line)}: read {understood}, then {quote(rest)} is not understood; nothing was taken"
+        else:
+            text = f"{quote(line)} is not understood: {LINE_HELP}"
+        super().__init__(text)
+
+
+def _read_dice(text: str) -> tuple[str, str]:
+    """``text`` cut where it stops being dice: the dice (faces, their mark letters, spaces and commas)
+    and what follows.
+
+    >>> _read_dice("115 x"), _read_dice("1w 5r 3"), _read_dice("1 w")
+    (('115', 'x'), ('1w 5r 3', ''), ('1', 'w'))
     """
-    if is_correction(line):
-        return parse_correction(line)
-    if is_dice(line):
-        return parse_dice(line)
-    return None
+    end = 0
+    for at, char in enumerate(text):
+        marks = char in "wrWR" and at > 0 and text[at - 1] in "123456wrWR"
+        if not (char in "123456 ," or marks):
+            break
+        end = at + 1
+    return text[:end].strip(), text[end:].strip()
+
+
+def _dice_after(line: str, word: str, rest: str, keep: bool) -> DiceCommand:
+    """The dice of ``rest`` (what follows ``word`` in ``line``), read whole or refused."""
+    dice, left = _read_dice(rest)
+    if not dice and rest:
+        raise TypedLineError(line, word, rest)
+    command = DiceCommand(parse_dice(dice) if dice else Dice([]), keep)
+    if left:
+        raise TypedLineError(line, str(command), left)
+    return command
+
+
+def parse_line(line: str) -> Command:
+    """A line typed for the turn, read whole (the window's typing line and ``play`` alike), or
+    :class:`TypedLineError` saying what was read of it.
+
+    >>> parse_line("o1"), parse_line("pig"), parse_line("k 1 5"), parse_line("B")
+    (OptionCommand(number='1'), StepCommand(name='piggyback'), DiceCommand(dice=Dice(values=(1, 5)), keep=True), StepCommand(name='bank'))
+    >>> parse_line("k 1 x")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.game.commands.TypedLineError: 'k 1 x': read keep 1, then 'x' is not understood; nothing was taken
+    """
+    text = line.strip()
+    if is_correction(text):
+        return parse_correction(text)
+    words = text.split()
+    first = words[0].lower() if words else ""
+    rest = text[len(first):].strip()
+    name = STEPS.get(first) or parse_choice(first)
+    if name is not None:
+        if rest:
+            raise TypedLineError(text, name, rest)
+        return StepCommand(name)
+    if first == "k":
+        return _dice_after(text, "k", rest, keep=True)
+    if first == "o" and rest or first[:1] == "o" and first[1:].isdigit():
+        number, left = (first[1:], rest) if first[1:] else (words[1], " ".join(words[2:]))
+        if left:
+            raise TypedLineError(text, str(OptionCommand(number)), left)
+        return OptionCommand(number)
+    if first == "p":
+        if not words[1:] or not is_plain_number(words[1]):
+            raise FarkleError("points: type 'p POINTS', e.g. 'p 400'")
+        return PointsCommand(int(words[1]), " ".join(words[2:]))
+    if text[:1] in tuple("123456"):
+        return _dice_after(text, "", text, keep=False)
+    raise TypedLineError(text, "", text)
 
 
 def typing_hint(rules: RuleSet) -> str:
