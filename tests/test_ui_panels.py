@@ -67,8 +67,10 @@ def test_refusals_are_shown_and_change_nothing(qtbot: QtBot, controller: GameCon
     panel = TurnPanel(controller)
     qtbot.addWidget(panel)
     game = game_of(controller)
-    qtbot.keyClicks(panel.entry, "7x9")
-    assert panel.entry.text() == "", "only dice, spaces, c and - can be typed"
+    before = game.events
+    type_line(qtbot, panel, "7x9")
+    assert panel.entry.text() == "7x9", "no letter is dropped: the line stays to be put right"
+    assert panel.message.text().startswith("Not allowed: '7x9' is not understood") and game.events == before
     type_line(qtbot, panel, "1111111")
     assert "7 dice" in panel.message.text() and "Not allowed" in panel.message.text()
     before = game.events
