@@ -454,13 +454,12 @@ def parse_step(line: str) -> Action:
     kind, rest = words[0].lower(), words[1:]
     step = next((step for step in EDITOR_STEPS if step.word == kind), None)
     try:
-        action = step.read(rest) if step is not None else None
+        action: Action | None = step.read(rest) if step is not None else None
     except ValueError as exc:
         raise FarkleError(f"step {line!r}: {exc}") from None
     if action is None:
         raise FarkleError(f"step {line!r} is not one of: {STEP_HELP}")
-    result: Action = action
-    return result
+    return action
 
 
 def parse_steps(text: str) -> list[Action]:
