@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.game import DieCorrected, Game, face_from_str, face_to_str
-from scorekeeper.game.commands import Correction, is_dice, parse_correction, parse_dice, parse_turn_line
+from scorekeeper.game.commands import Correction, is_dice, parse_correction, parse_dice, parse_line
 from scorekeeper.rules import Dice, FarkleError, IllegalRoll, load_rules, read_die
 
 
@@ -69,7 +69,7 @@ def test_a_mark_that_is_no_mark_is_refused_quoting_it() -> None:
 def test_typed_lines_carry_the_marks() -> None:
     assert is_dice("1w 5r 3") and not is_dice("w 1") and not is_dice("rules")
     assert parse_dice("1w5r3") == Dice([1, 3, 5], ["w", "", "r"])
-    assert parse_turn_line("c 1 1w") == Correction(1, "1w")
+    assert parse_line("c 1 1w") == Correction(1, "1w")
     assert parse_correction("c5r5") == Correction("5r", 5)
     assert parse_correction("c - 1wr") == Correction(None, "1wr")
     assert face_from_str("6r") == "6r" and face_to_str("6r") == "6r" and face_from_str("4") == 4

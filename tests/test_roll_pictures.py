@@ -171,8 +171,7 @@ def test_missing_and_damaged_pictures_are_told_apart(tmp_path: Path) -> None:
 
 def test_each_turn_lists_its_rolls_pictures_and_a_history_edit_keeps_a_roll_left_as_it_was() -> None:
     from scorekeeper.game import Banked, Kept
-    from scorekeeper.game.history_edits import with_turn_replaced
-    from scorekeeper.ui.history import carry_pictures
+    from scorekeeper.game.history_edits import carry_pictures, with_turn_replaced
 
     a, b = "a" * 64, "b" * 64
     game = Game.new(load_rules("retail"), ["Ann", "Bob"])

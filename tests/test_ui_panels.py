@@ -11,12 +11,13 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.game import DieCorrected, Game
+from scorekeeper.game.commands import parse_steps, step_text
 from scorekeeper.game.journal import read_journal
 from scorekeeper.rules import Dice, describe_rules, load_rules
 from scorekeeper.scoreboard.dice_pictures import PLAIN_BODY, RED_PIP, WILD_BODY
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.flip_panel import FlipPanel
-from scorekeeper.ui.history import HistoryPanel, parse_steps, step_text
+from scorekeeper.ui.history import HistoryPanel
 from scorekeeper.ui.new_game import NewGameDialog
 from scorekeeper.ui.rules_view import RulesDialog
 from scorekeeper.ui.scoreboard import ScoreboardModel
@@ -66,8 +67,10 @@ def test_refusals_are_shown_and_change_nothing(qtbot: QtBot, controller: GameCon
     panel = TurnPanel(controller)
     qtbot.addWidget(panel)
     game = game_of(controller)
-    qtbot.keyClicks(panel.entry, "7x9")
-    assert panel.entry.text() == "", "only dice, spaces, c and - can be typed"
+    before = game.events
+    type_line(qtbot, panel, "7x9")
+    assert panel.entry.text() == "7x9", "no letter is dropped: the line stays to be put right"
+    assert panel.message.text().startswith("Not allowed: '7x9' is not understood") and game.events == before
     type_line(qtbot, panel, "1111111")
     assert "7 dice" in panel.message.text() and "Not allowed" in panel.message.text()
     before = game.events

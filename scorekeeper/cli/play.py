@@ -17,14 +17,14 @@ from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
-from scorekeeper.game.commands import STEPS, Correction, parse_choice, parse_turn_line
+from scorekeeper.game.commands import TypedLineError, parse_line
 from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
 from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import SavedGame, game_file_kind, load_saved
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules, game_headline
-from scorekeeper.safe_input import is_plain_number, quote, what_it_is, why_unreadable
+from scorekeeper.safe_input import quote, what_it_is, why_unreadable
 from scorekeeper.safe_output import clear_leftovers
 from scorekeeper.terminal import visible
 
@@ -154,22 +154,16 @@ class Session:
         print(visible(text), file=self.out)
 
     def step(self, line: str) -> bool:
-        """Apply one command; False when the player quits."""
+        """Apply one command; False when the player quits. The terminal's own words (scoreboard,
+        rules, save, help, quit) are read here, every line for the turn by the game's grammar
+        (:func:`~scorekeeper.game.commands.parse_line`), as the window reads it."""
         words = line.split()
         if not words:
-            words = ["f"] if self._farkle_showing() else ["s"]
+            line = "f" if self._farkle_showing() else "s"
+            words = [line]
         command, rest = words[0].lower(), words[1:]
         state_before = self.game.state
-        steps: dict[str, Callable[[], None]] = {
-            "bank": self._bank,
-            "farkle": self.game.farkle,
-            "undo": self.game.undo,
-            "redo": self.game.redo,
-        }
         handlers: dict[str, Callable[[], None]] = {
-            **{letter: steps[step] for letter, step in STEPS.items()},
-            "k": lambda: self.game.keep(" ".join(rest)),
-            "p": lambda: self._points(rest),
             "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
             "rules": lambda: self.say("\n".join(describe_rules(self.game.state.rules))),
             "save": lambda: self._save(rest),
@@ -179,25 +173,16 @@ class Session:
         if command in ("q", "quit", "exit"):
             return False
         try:
-            typed, choice = parse_turn_line(line), parse_choice(line)
-            if choice is not None:
-                (self.game.piggyback if choice == "piggyback" else self.game.fresh_dice)()
-            elif command in handlers:
+            if command in handlers:
                 handlers[command]()
-            elif isinstance(typed, Correction):
-                self.game.correct(typed.was, typed.now)
-            elif command == "o" and len(rest) == 1:
-                self._keep_option(rest[0])
-            elif command[:1] == "o" and command[1:].isdigit() and not rest:
-                self._keep_option(command[1:])
-            elif typed is not None:
-                if self.game.state.turn is not None and self.game.state.turn.roll is not None:
-                    self.game.keep(typed)
-                else:
-                    self.game.roll(typed)
+            else:
+                parse_line(line).take(self.game)
+        except TypedLineError as exc:
+            if exc.understood:
+                self.say(f"Not allowed: {exc}")
             else:
                 self.say(f"Unknown command {quote(line.strip())}; type 'help' for the commands.")
-                return True
+            return True
         except FarkleError as exc:
             self.say(f"Not allowed: {exc}")
             return True
@@ -207,30 +192,6 @@ class Session:
     def _farkle_showing(self) -> bool:
         scored = self.game.state.roll_score()
         return scored is not None and scored.farkle
-
-    def _bank(self) -> None:
-        turn = self.game.state.turn
-        if self._farkle_showing() and turn is not None:
-            raise FarkleError(f"bank: the roll {turn.roll} scores nothing, so there is no turn to bank: 'f' passes the dice")
-        self.game.bank()
-
-    def _keep_option(self, typed: str) -> None:
-        state = self.game.state
-        scored = state.roll_score()
-        if scored is None:
-            if state.turn is not None and state.turn.roll is not None:
-                raise FarkleError(f"keep option {quote(typed)}: {_dice(state.missing_dice())} of the roll not read; 'c - FACE' adds a missed die")
-            raise FarkleError(f"keep option {quote(typed)}: there is no roll on the table; type the dice you rolled")
-        if not is_plain_number(typed) or not 1 <= int(typed) <= len(scored.options):
-            raise FarkleError(f"keep option {quote(typed)}: the options of this roll are o1 to o{len(scored.options)}")
-        self.game.keep(scored.options[int(typed) - 1].keep)
-
-    def _points(self, rest: list[str]) -> None:
-        if self.game.state.rules.kind is GameKind.DICE:
-            raise FarkleError("points: 'p' is for the card game; with dice, type the dice you rolled and keep them")
-        if not rest or not is_plain_number(rest[0]):
-            raise FarkleError("points: type 'p POINTS', e.g. 'p 400'")
-        self.game.enter_points(int(rest[0]), " ".join(rest[1:]))
 
     def _save(self, rest: list[str]) -> None:
         if len(rest) != 1:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from scorekeeper.game.events import (
     Action,
@@ -21,6 +23,8 @@ from scorekeeper.game.events import (
 )
 from scorekeeper.game.state import GameState, Outcome, TurnRecord
 from scorekeeper.rules import DieToken, GameKind, read_die
+
+A = TypeVar("A", bound=Action)
 
 
 def describe_turn(record: TurnRecord, state: GameState) -> str:
@@ -154,32 +158,97 @@ def piggyback_offer_text(state: GameState) -> str:
     )
 
 
+def _rolled(action: DiceRolled, name: str, before: GameState, after: GameState) -> str:
+    missing, turn = after.missing_dice(), after.turn
+    if missing and turn is not None:
+        return (
+            f"{name} rolls {action.dice}: {len(action.dice)} of the {turn.dice_left} dice read, "
+            f"the roll waits for the {_dice_count(missing)} missing."
+        )
+    return f"{name} rolls {action.dice}."
+
+
+def _kept(action: Kept, name: str, before: GameState, after: GameState) -> str | None:
+    turn = after.turn
+    if turn is None or not turn.keeps:
+        return None
+    hot = before.turn is not None and turn.hot_dice > before.turn.hot_dice
+    left = f"hot dice: all {turn.dice_left} dice to roll again" if hot else f"{_dice_count(turn.dice_left)} to roll"
+    if not turn.dice_left:
+        left = "all dice scored"
+    return f"{name} keeps {action.dice} for {turn.keeps[-1].points:,}: {turn.total:,} this turn, {left}."
+
+
+def _entered(action: PointsEntered, name: str, before: GameState, after: GameState) -> str | None:
+    note = f" ({action.note})" if action.note else ""
+    return f"{name} adds {action.points:,}{note}: {after.turn.total:,} this turn." if after.turn is not None else None
+
+
+def _kept_name(action: Kept, name: str, state: GameState) -> str:
+    turn = state.turn
+    points = f" for {turn.keeps[-1].points:,}" if turn is not None and turn.keeps else ""  # none: it won
+    return f"{name}'s keep of {action.dice}{points}"
+
+
+def _bank_name(action: Banked, name: str, state: GameState) -> str:
+    return f"{name}'s bank of {state.history[-1].points:,}" if state.history else f"{name}'s bank"
+
+
+def _piggybacked(action: Piggybacked, name: str, before: GameState, after: GameState) -> str | None:
+    turn = after.turn
+    if turn is None:
+        return None
+    return f"{name} piggybacks: {turn.pot:,} this turn, {_dice_count(turn.dice_left)} to roll; a Farkle loses it all."
+
+
+def _fresh(action: FreshDice, name: str, before: GameState, after: GameState) -> str | None:
+    return f"{name} turns the pot down: six fresh dice to roll." if after.turn is not None else None
+
+
+def _ended(action: Any, name: str, before: GameState, after: GameState) -> None:
+    """A step told by the turn it ended."""
+
+
+@dataclass(frozen=True)
+class _Told(Generic[A]):
+    """How a kind of step of play is told: named for an undo or a redo, and confirmed when taken."""
+
+    ends_turn: bool
+    """Whether the step always ends the turn (its name goes with the turn's player, not the next one)."""
+    named: Callable[[A, str, GameState], str]
+    """The step named (given the player's name and the game with it taken)."""
+    done: Callable[[A, str, GameState, GameState], str | None]
+    """The line confirming it (given the player's name and the game before and after); None: the
+    turn it ended tells it."""
+
+
+_TOLD: dict[type[Any], _Told[Any]] = {
+    DiceRolled: _Told(False, lambda a, name, state: f"{name}'s roll {a.dice}", _rolled),
+    DieCorrected: _Told(
+        False,
+        lambda a, name, state: f"the tap or correction ({tap_text(a.was, a.now)})",
+        lambda a, name, before, after: correction_text(a.was, a.now, after),
+    ),
+    Kept: _Told(False, _kept_name, _kept),
+    PointsEntered: _Told(False, lambda a, name, state: f"the {a.points:,} points entered", _entered),
+    PlayerAdded: _Told(False, lambda a, name, state: f"{a.name} joining the game", lambda a, *_: f"{a.name} joins the game."),
+    Piggybacked: _Told(False, lambda a, name, state: f"{name}'s piggyback", _piggybacked),
+    FreshDice: _Told(False, lambda a, name, state: f"{name}'s choice of fresh dice", _fresh),
+    Banked: _Told(True, _bank_name, _ended),
+    Farkled: _Told(True, lambda a, name, state: f"{name}'s Farkle", _ended),
+}
+"""How each kind of step of play is told, by the step's type."""
+
+
 def _step_name(action: Action, state: GameState) -> str:
     """The step ``action``, named for an undo or a redo (``state``: the game with it taken)."""
-    turn, record = state.turn, state.history[-1] if state.history else None
-    ended = turn is None or isinstance(action, (Banked, Farkled))
-    if ended and record is not None:
+    told = _TOLD[type(action)]
+    record = state.history[-1] if state.history else None
+    if (state.turn is None or told.ends_turn) and record is not None:
         name = state.players[record.player].name  # the step ended the turn: whose it was
     else:
         name = state.current.name if state.current is not None else ""
-    if isinstance(action, DiceRolled):
-        return f"{name}'s roll {action.dice}"
-    if isinstance(action, DieCorrected):
-        return f"the tap or correction ({tap_text(action.was, action.now)})"
-    if isinstance(action, Kept):
-        points = f" for {turn.keeps[-1].points:,}" if turn is not None and turn.keeps else ""  # none: it won
-        return f"{name}'s keep of {action.dice}{points}"
-    if isinstance(action, PointsEntered):
-        return f"the {action.points:,} points entered"
-    if isinstance(action, PlayerAdded):
-        return f"{action.name} joining the game"
-    if isinstance(action, Piggybacked):
-        return f"{name}'s piggyback"
-    if isinstance(action, FreshDice):
-        return f"{name}'s choice of fresh dice"
-    if isinstance(action, Banked):
-        return f"{name}'s bank of {record.points:,}" if record is not None else f"{name}'s bank"
-    return f"{name}'s Farkle"
+    return told.named(action, name, state)
 
 
 def describe_step(event: Event, action: Action, before: GameState, after: GameState) -> str:
@@ -198,33 +267,9 @@ def describe_step(event: Event, action: Action, before: GameState, after: GameSt
     if isinstance(event, Redone):
         return f"Redone: {_step_name(action, after)}. {_standing(after)}"
     player = after.current or before.current
-    name = player.name if player is not None else ""
-    turn = after.turn
-    if isinstance(action, DiceRolled):
-        missing = after.missing_dice()
-        if missing and turn is not None:
-            return (
-                f"{name} rolls {action.dice}: {len(action.dice)} of the {turn.dice_left} dice read, "
-                f"the roll waits for the {_dice_count(missing)} missing."
-            )
-        return f"{name} rolls {action.dice}."
-    if isinstance(action, DieCorrected):
-        return correction_text(action.was, action.now, after)
-    if isinstance(action, Kept) and turn is not None and turn.keeps:
-        hot = before.turn is not None and turn.hot_dice > before.turn.hot_dice
-        left = f"hot dice: all {turn.dice_left} dice to roll again" if hot else f"{_dice_count(turn.dice_left)} to roll"
-        if not turn.dice_left:
-            left = "all dice scored"
-        return f"{name} keeps {action.dice} for {turn.keeps[-1].points:,}: {turn.total:,} this turn, {left}."
-    if isinstance(action, PointsEntered) and turn is not None:
-        note = f" ({action.note})" if action.note else ""
-        return f"{name} adds {action.points:,}{note}: {turn.total:,} this turn."
-    if isinstance(action, PlayerAdded):
-        return f"{action.name} joins the game."
-    if isinstance(action, Piggybacked) and turn is not None:
-        return f"{name} piggybacks: {turn.pot:,} this turn, {_dice_count(turn.dice_left)} to roll; a Farkle loses it all."
-    if isinstance(action, FreshDice) and turn is not None:
-        return f"{name} turns the pot down: six fresh dice to roll."
+    done = _TOLD[type(action)].done(action, player.name if player is not None else "", before, after)
+    if done is not None:
+        return done
     if after.history and len(after.history) > len(before.history):
         return describe_turn(after.history[-1], after)
     return ""

@@ -167,6 +167,10 @@ class Redone:
     TYPE: ClassVar[str] = "redo"
 
 
+PICTURE_FIELDS: dict[type[Any], tuple[str, ...]] = {DiceRolled: ("source", "photo"), DieCorrected: ("picture", "photo")}
+"""The steps that carry pictures, and the fields that say where they came from: what a step typed
+again in the turn editor cannot say, and keeps from the step it was."""
+
 Action = PlayerAdded | DiceRolled | DieCorrected | Kept | PointsEntered | Banked | Farkled | Piggybacked | FreshDice
 """A step of play: what undo takes back."""
 Event = GameStarted | Action | Undone | Redone

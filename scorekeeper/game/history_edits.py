@@ -6,9 +6,9 @@ on top so all totals follow.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from scorekeeper.game.events import Action, Event, GameStarted, PlayerAdded, StepsInForce
+from scorekeeper.game.events import PICTURE_FIELDS, Action, Event, GameStarted, PlayerAdded, StepsInForce
 from scorekeeper.game.game import Game
 from scorekeeper.game.state import apply, start
 from scorekeeper.rules import FarkleError, IllegalAction
@@ -94,3 +94,30 @@ def with_turn_replaced(events: Sequence[Event], turn: int, actions: Sequence[Act
     except FarkleError as exc:
         raise type(exc)(f"after editing turn {turn + 1}, a later step no longer fits: {exc}") from None
     return rebuilt
+
+
+def carry_pictures(before: Sequence[Action], after: Sequence[Action]) -> list[Action]:
+    """``after`` with each roll and correction keeping the pictures of the same step ``before`` (a roll
+    of the same dice, a correction with the same faces; each used once, in order): the text shows no
+    picture, and a step the edit leaves as it was must stay the step it was: a tap keeps its training
+    picture (withdrawn if it is ever undone), a roll the camera took keeps its picture on the sheet.
+
+    >>> from scorekeeper.game.events import DiceRolled, DieCorrected
+    >>> from scorekeeper.rules import Dice
+    >>> before = [DiceRolled(Dice.from_str("2 3 4"), "camera", "a" * 64), DieCorrected(3, 5, "tap.png")]
+    >>> after = carry_pictures(before, [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5), DieCorrected(3, 5)])
+    >>> after[0].photo == "a" * 64, [(step.picture, step.photo) for step in after[1:]]
+    (True, [('tap.png', None), (None, None)])
+    """
+    left = [a for a in before if type(a) in PICTURE_FIELDS]
+    out: list[Action] = []
+    for action in after:
+        fields = PICTURE_FIELDS.get(type(action), ())
+        if fields:
+            bare = {name: getattr(action, name) for name in fields}
+            same = next((a for a in left if type(a) is type(action) and replace(a, **bare) == action), None)
+            if same is not None:
+                left.remove(same)
+                action = replace(action, **{name: getattr(same, name) for name in fields})
+        out.append(action)
+    return out

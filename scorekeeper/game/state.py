@@ -8,6 +8,7 @@ action and why, leaving the state as it was (states are immutable).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -505,10 +506,8 @@ def _enter_points(state: GameState, action: PointsEntered) -> GameState:
     return replace(state, turn=turn)
 
 
-def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
-    """Take on the pot offered (roll only the dice the banker left, the banked points in the turn)
-    or turn it down for six fresh dice."""
-    what = "piggyback" if isinstance(action, Piggybacked) else "fresh dice"
+def _offer(state: GameState, what: str) -> tuple[TurnState, Pot]:
+    """The current turn and the pot it is offered, after checking that the choice ``what`` can be made now."""
     turn = _dice_turn(state, what)
     offer = turn.offer
     if offer is None:
@@ -519,12 +518,22 @@ def _piggyback(state: GameState, action: Piggybacked | FreshDice) -> GameState:
         if turn.rolls or turn.entered:
             raise IllegalAction(f"{what}: the choice is made before the turn's first roll")
         raise IllegalAction(f"{what}: there is no pot to piggyback on; the last turn did not end in a bank with dice left")
-    if isinstance(action, FreshDice):
-        return replace(state, turn=replace(turn, offer=None))
+    return turn, offer
+
+
+def _piggyback(state: GameState, action: Piggybacked) -> GameState:
+    """Take on the pot offered: roll only the dice the banker left, the banked points in the turn."""
+    turn, offer = _offer(state, "piggyback")
     return replace(
         state,
         turn=replace(turn, offer=None, pot=offer.points, total=offer.points, dice_left=offer.dice, wild_aside=offer.wild_aside),
     )
+
+
+def _fresh_dice(state: GameState, action: FreshDice) -> GameState:
+    """Turn the pot offered down for six fresh dice."""
+    turn, _ = _offer(state, "fresh dice")
+    return replace(state, turn=replace(turn, offer=None))
 
 
 def _bank(state: GameState, action: Banked) -> GameState:
@@ -672,6 +681,20 @@ def _next_in_play_off(state: GameState, seat: int) -> GameState:
     return _settle(state, order)
 
 
+_RULES: dict[type[Any], Callable[[GameState, Any], GameState]] = {
+    PlayerAdded: _add_player,
+    DiceRolled: _roll,
+    DieCorrected: _correct,
+    Kept: _keep,
+    PointsEntered: _enter_points,
+    Banked: _bank,
+    Farkled: _farkle,
+    Piggybacked: _piggyback,
+    FreshDice: _fresh_dice,
+}
+"""What each step of play does to the game, by the step's type."""
+
+
 def apply(state: GameState, action: Action) -> GameState:
     """The state after ``action``; raises a domain error and changes nothing if it is not allowed.
 
@@ -687,20 +710,7 @@ def apply(state: GameState, action: Action) -> GameState:
     ...
     scorekeeper.rules.errors.IllegalAction: keep 5: there is no roll on the table; roll first
     """
-    if isinstance(action, PlayerAdded):
-        return _add_player(state, action)
-    if isinstance(action, DiceRolled):
-        return _roll(state, action)
-    if isinstance(action, DieCorrected):
-        return _correct(state, action)
-    if isinstance(action, Kept):
-        return _keep(state, action)
-    if isinstance(action, PointsEntered):
-        return _enter_points(state, action)
-    if isinstance(action, Banked):
-        return _bank(state, action)
-    if isinstance(action, Farkled):
-        return _farkle(state, action)
-    if isinstance(action, (Piggybacked, FreshDice)):
-        return _piggyback(state, action)
+    rule = _RULES.get(type(action))
+    if rule is not None:
+        return rule(state, action)
     raise IllegalAction(f"{action!r} is not a step of play")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from scorekeeper.game import Game, PointsEntered
+from scorekeeper.game import PointsEntered
+from scorekeeper.game.commands import take_step
 from scorekeeper.rules import Dice, FarkleError, RuleSet, score_roll
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.keyboard import PointsEntry
@@ -133,8 +134,7 @@ class FlipPanel(QWidget):
 
     def command(self, name: str) -> None:
         """A step from a button or a key: bank, farkle (a Farkle card drawn), undo or redo."""
-        steps = {"bank": Game.bank, "farkle": Game.farkle, "undo": Game.undo, "redo": Game.redo}
-        self.controller.act(steps[name])
+        self.controller.act(lambda game: take_step(game, name))
 
     def enter(self, points: int, note: str) -> None:
         if self.controller.take(PointsEntered(points, note)):

@@ -7,8 +7,6 @@ and the journal appends the new log, never rewriting what it holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -26,90 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from scorekeeper.export import SheetTurn, score_sheet
-from scorekeeper.game import (
-    Action,
-    Banked,
-    DiceRolled,
-    DieCorrected,
-    Farkled,
-    FreshDice,
-    Kept,
-    Piggybacked,
-    PointsEntered,
-    face_from_str,
-    face_to_str,
-)
-from scorekeeper.game.history_edits import segments
-from scorekeeper.rules import Dice, FarkleError
+from scorekeeper.game.commands import STEP_HELP, parse_steps, step_text
+from scorekeeper.game.history_edits import carry_pictures, segments
+from scorekeeper.rules import FarkleError
 from scorekeeper.ui.controller import GameController
 
 Index = QModelIndex | QPersistentModelIndex
-
-STEP_HELP = (
-    "One step a line: roll 1 1 5 2 3 4 / keep 1 1 5 / correct 3 5 (- for a missed die or not a die) / "
-    "points 400 / bank / farkle / piggyback or fresh (first in a turn offered the last bank's pot)"
-)
-
-
-def step_text(action: Action) -> str:
-    """A step of a turn as one line of the turn editor.
-
-    >>> step_text(Kept(Dice.from_str("1 1 5")))
-    'keep 1 1 5'
-    """
-    if isinstance(action, DiceRolled):
-        return f"roll {action.dice}"
-    if isinstance(action, Kept):
-        return f"keep {action.dice}"
-    if isinstance(action, DieCorrected):
-        return f"correct {face_to_str(action.was)} {face_to_str(action.now)}"
-    if isinstance(action, PointsEntered):
-        return f"points {action.points}" + (f" {action.note}" if action.note else "")
-    if isinstance(action, Banked):
-        return "bank"
-    if isinstance(action, Farkled):
-        return "farkle"
-    if isinstance(action, Piggybacked):
-        return "piggyback"
-    if isinstance(action, FreshDice):
-        return "fresh"
-    raise FarkleError(f"{action!r} is not a step of a turn")
-
-
-def parse_step(line: str) -> Action:
-    """One line of the turn editor as a step.
-
-    >>> parse_step("correct - 5")
-    DieCorrected(was=None, now=5, picture=None, photo=None)
-    """
-    words = line.split()
-    kind, rest = words[0].lower(), words[1:]
-    try:
-        if kind == "roll":
-            return DiceRolled(Dice.from_str(" ".join(rest)), "typed")
-        if kind == "keep":
-            return Kept(Dice.from_str(" ".join(rest)))
-        if kind == "correct" and len(rest) == 2:
-            return DieCorrected(face_from_str(rest[0]), face_from_str(rest[1]))
-        if kind == "points" and rest and rest[0].isdigit():
-            return PointsEntered(int(rest[0]), " ".join(rest[1:]))
-        if kind == "bank" and not rest:
-            return Banked()
-        if kind == "farkle" and not rest:
-            return Farkled()
-        if kind == "piggyback" and not rest:
-            return Piggybacked()
-        if kind == "fresh" and not rest:
-            return FreshDice()
-    except ValueError as exc:
-        raise FarkleError(f"step {line!r}: {exc}") from None
-    raise FarkleError(f"step {line!r} is not one of: {STEP_HELP}")
-
-
-def parse_steps(text: str) -> list[Action]:
-    """Every non-empty line of the editor as a step."""
-    return [parse_step(line) for line in text.splitlines() if line.strip()]
-
 
 class HistoryModel(QAbstractTableModel):
     """One row per finished turn: who, the dice, how it ended, the score after."""
@@ -157,34 +77,6 @@ class HistoryModel(QAbstractTableModel):
             f"{turn.points:,}",
             f"{after:,}",
         )[index.column()]
-
-
-def carry_pictures(before: Sequence[Action], after: Sequence[Action]) -> list[Action]:
-    """``after`` with each roll and correction keeping the pictures of the same step ``before`` (a roll
-    of the same dice, a correction with the same faces; each used once, in order): the text shows no
-    picture, and a step the edit leaves as it was must stay the step it was: a tap keeps its training
-    picture (withdrawn if it is ever undone), a roll the camera took keeps its picture on the sheet.
-
-    >>> before = [DiceRolled(Dice.from_str("2 3 4"), "camera", "a" * 64), DieCorrected(3, 5, "tap.png")]
-    >>> after = carry_pictures(before, [DiceRolled(Dice.from_str("2 3 4")), DieCorrected(3, 5), DieCorrected(3, 5)])
-    >>> after[0].photo == "a" * 64, [(step.picture, step.photo) for step in after[1:]]
-    (True, [('tap.png', None), (None, None)])
-    """
-    left = [a for a in before if isinstance(a, (DiceRolled, DieCorrected))]
-    out: list[Action] = []
-    for action in after:
-        if isinstance(action, DiceRolled):
-            roll = next((a for a in left if isinstance(a, DiceRolled) and a.dice == action.dice), None)
-            if roll is not None:
-                left.remove(roll)
-                action = replace(action, source=roll.source, photo=roll.photo)
-        elif isinstance(action, DieCorrected):
-            tap = next((a for a in left if isinstance(a, DieCorrected) and (a.was, a.now) == (action.was, action.now)), None)
-            if tap is not None:
-                left.remove(tap)
-                action = replace(action, picture=tap.picture, photo=tap.photo)
-        out.append(action)
-    return out
 
 
 class TurnEditDialog(QDialog):

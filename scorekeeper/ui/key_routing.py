@@ -9,10 +9,12 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
+from scorekeeper.game.commands import LINE_CHARACTERS
 from scorekeeper.ui.keyboard import command_of, is_enter
 
-TYPED = frozenset("0123456789cC-, wWrR")
-"""Characters of the typed line (dice and their marks, points, corrections) that reach it wherever the focus is."""
+TYPED = LINE_CHARACTERS
+"""Characters of the typed line (dice and their marks, points, corrections, options, the piggyback
+choice's words) that reach it wherever the focus is."""
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
 """Widgets that take typing themselves: keys pressed in them stay there."""
 

@@ -1,10 +1,11 @@
 """The keyboard path: one line where the dice are typed, and single keys for the rest.
 
 Digits type a roll (or, with a roll on the table, the dice to keep), ``w`` after the wild die's
-face and ``r`` after a red-pip face (``1w 5r 3``); Enter takes them. ``c 3 5`` or ``c35`` corrects a misread die (``c - 5`` adds a missed 5, ``c 4 -``
-says the 4 is not a die); :mod:`scorekeeper.game.commands` parses the line, as it does
-for ``play``. B banks, F calls the Farkle, Z and Y undo and redo, with or
-without Shift (or Ctrl). The card edition's points box takes the same keys, and
+face and ``r`` after a red-pip face (``1w 5r 3``); Enter takes them. ``c 3 5`` or ``c35`` corrects a
+misread die (``c - 5`` adds a missed 5, ``c 4 -`` says the 4 is not a die), ``o1`` keeps an option,
+``pig`` or ``fresh`` answers the piggyback offer: :mod:`scorekeeper.game.commands` parses the line, as
+it does for ``play``. B banks, F calls the Farkle, Z and Y undo and redo, with or without Shift (or
+Ctrl). The card edition's points box takes the same keys, and
 Enter there adds the points.
 """
 
@@ -12,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QRegularExpression, Qt, Signal, SignalInstance
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QRegularExpressionValidator
+from PySide6.QtCore import Qt, Signal, SignalInstance
+from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QSpinBox, QWidget
 
 from scorekeeper.game.commands import STEPS
@@ -63,7 +64,8 @@ def take_key(event: QKeyEvent, command: SignalInstance, submit: Callable[[], Non
 
 
 class DiceEntry(QLineEdit):
-    """The line the dice are typed into; command keys are passed on, never typed."""
+    """The typing line: a command key is passed on unless it spells a word of the line
+    (:attr:`takes_key` says), everything else is typed, and Enter sends the whole line on."""
 
     submitted = Signal(str)
     """Enter was pressed with this text."""
@@ -72,14 +74,19 @@ class DiceEntry(QLineEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setValidator(QRegularExpressionValidator(QRegularExpression(r"[cC]?[-1-6 ,wWrR]*"), self))
         self.setPlaceholderText("type the dice, e.g. 115234, then Enter")
+        self.takes_key: Callable[[str, str], bool] = lambda text, letter: True
+        """Whether a command key's letter pressed on the line's text takes its step (else it is typed)."""
         font = self.font()
         font.setPointSize(max(font.pointSize(), 10) + 6)
         self.setFont(font)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        if not take_key(event, self.command, lambda: self.submitted.emit(self.text())):
+        step = command_of(event)
+        held = event.modifiers() & Qt.KeyboardModifier.ControlModifier
+        if step is not None and not held and not self.takes_key(self.text(), chr(event.key()).lower()):
+            self.insert(chr(event.key()).lower())
+        elif not take_key(event, self.command, lambda: self.submitted.emit(self.text())):
             super().keyPressEvent(event)
 
 

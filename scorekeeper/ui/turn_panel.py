@@ -7,13 +7,14 @@ from typing import TypeVar
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from scorekeeper.game import DiceRolled, DieCorrected, GameState, Kept, Phase, game_over
-from scorekeeper.game.commands import Correction, parse_dice, parse_turn_line, typing_hint
+from scorekeeper.game import GameState, Kept, game_over
+from scorekeeper.game.commands import take_step, typing_hint
 from scorekeeper.game.describe import PotChoice, piggyback_offer_text, pot_choices
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.dice_row import DiceRow
 from scorekeeper.ui.keyboard import DiceEntry
+from scorekeeper.ui.typing_line import TypingLine
 
 W = TypeVar("W", bound=QWidget)
 
@@ -116,7 +117,10 @@ class TurnPanel(QWidget):
         self.redo_button = QPushButton("Redo (Y)")
         for button in (self.farkle_button, self.bank_button):
             big(button, 4)
+        self.typing = TypingLine(controller)
+        """The typing line's rules, without Qt."""
         self.entry = DiceEntry()
+        self.entry.takes_key = self.typing.takes_key
         self.message = big(QLabel(), 1, bold=False)
         # Labels wrap rather than widen the window as their text grows.
         for label in (self.headline, self.notes, self.missing, self.roll_hint, self.message):
@@ -162,48 +166,12 @@ class TurnPanel(QWidget):
 
     def command(self, name: str) -> None:
         """A step from a button or a key: bank, farkle, undo or redo."""
-        state = self.controller.state
-        if name == "bank":
-            if state is not None and not state.can_bank():
-                self.show_refusal(self._why_no_bank(state))
-                return
-            self.controller.act(lambda game: game.bank())
-        elif name == "farkle":
-            self.controller.act(lambda game: game.farkle())
-        elif name == "undo":
-            self.controller.act(lambda game: game.undo())
-        elif name == "redo":
-            self.controller.act(lambda game: game.redo())
-
-    @staticmethod
-    def _why_no_bank(state: GameState) -> str:
-        if state.turn is None:
-            return "bank: the game is over" if state.over else "bank: no turn is being played"
-        if state.turn.roll is not None:
-            return f"bank: the roll {state.turn.roll} is on the table; keep dice from it first"
-        if not state.turn.total:
-            return "bank: nothing scored this turn yet"
-        if state.turn.total == state.turn.pot:
-            return f"bank: the {state.turn.pot:,} piggybacked is banked only once you score; roll the dice"
-        return f"bank: {state.entry_shortfall():,} more needed this turn to get on the board; roll again"
+        self.controller.act(lambda game: take_step(game, name))
 
     def submit(self, text: str) -> None:
-        """Enter in the dice line: a roll, a keep or a correction, by what the turn is waiting for."""
-        text = text.strip()
-        state = self.controller.state
-        if not text or state is None:
-            return
-        try:
-            typed = parse_turn_line(text)
-            if isinstance(typed, Correction):
-                done = self.controller.take(DieCorrected(typed.was, typed.now))
-            else:
-                dice = typed if typed is not None else parse_dice(text)
-                done = self.controller.take(Kept(dice) if state.phase is Phase.TO_KEEP else DiceRolled(dice, "typed"))
-        except FarkleError as exc:
-            self.show_refusal(str(exc))
-            return
-        if done:
+        """Enter in the typing line: the line read by the game's grammar and taken whole, or refused
+        saying what was read of it (the line stays to be put right)."""
+        if self.typing.enter(text):
             self.entry.clear()
 
     def choose(self, option: KeepOption) -> None:
