@@ -59,8 +59,9 @@ def main() -> None:
         for i, scene in enumerate(sample_scenes(SET, DRAW_SEED + k)):
             image, labels = render(scene)
             found = reader.read(image)
-            score.add(labels, found, f"set {k} scene {i:02d} ({scene.light}, tilt {scene.tilt:.0f}, {len(labels)} dice)")
-            total.add(labels, found)
+            size = (image.shape[1], image.shape[0])
+            score.add(labels, found, f"set {k} scene {i:02d} ({scene.light}, tilt {scene.tilt:.0f}, {len(labels)} dice)", size=size)
+            total.add(labels, found, size=size)
         per_set.append(score.exact)
         failures += score.failures
     lo, hi = wilson(total.exact, total.images)

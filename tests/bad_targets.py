@@ -214,6 +214,13 @@ def try_all(forms: list[str] | None = None, kinds: list[str] | None = None) -> l
     """Every form of ``forms`` (default all) on every target of ``kinds`` (default all), each on a
     fresh target in a fresh folder."""
     done = []
+    if "export -o pdf" in (forms or FORMS):
+        # The PDF writer starts a Qt application where there is none; started by the command's
+        # worker thread, it would live in that thread, and a window opened later in this process
+        # (the next test's) would hang. Started here, it lives in the main thread.
+        from scorekeeper.export.pdf import ensure_gui
+
+        ensure_gui()
     for form in forms or list(FORMS):
         for kind in kinds or list(SAYS):
             with tempfile.TemporaryDirectory(prefix="bad-target-") as name:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -260,3 +262,20 @@ def test_every_command_refuses_a_target_that_is_not_a_file_of_its_kind(form: str
     runs = try_all([form])
     assert len(runs) == len(SAYS)
     assert all(ran.outcome == "clear" for ran in runs), summary(runs)
+
+
+def test_a_pdf_export_run_off_the_main_thread_leaves_the_qt_application_in_the_main_thread() -> None:
+    # in a process of its own, where no Qt application has been started yet
+    code = (
+        "import sys; sys.path.insert(0, 'tests')\n"
+        "from bad_targets import try_all\n"
+        "from PySide6.QtCore import QThread\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "runs = try_all(['export -o pdf'], ['sparse'])\n"
+        "app = QApplication.instance()\n"
+        "print(len(runs), app is not None and app.thread() is QThread.currentThread())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1", "True"]

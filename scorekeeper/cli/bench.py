@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         elsewhere += [run.busy_elsewhere for run in measured if run.busy_elsewhere is not None]
         rendered = Score()
         for image, labels in scenes:
-            rendered.add(labels, reader.read(image))
+            rendered.add(labels, reader.read(image), size=(image.shape[1], image.shape[0]))
         real = score_dataset(reader, items) if items else None
         rows.append((name, latency, rendered, real))
     print(f"on {machine_name()}: median of {args.runs} reads per size, {args.threads} threads; accuracy: roll exact / per-die right (found and read right) / precision")

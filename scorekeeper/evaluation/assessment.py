@@ -143,7 +143,7 @@ def score_conditions(reader: DiceReader, scenes: int, seed: int = CONDITION_SEED
         score = Score()
         for scene in batch:
             image, labels = render(scene)
-            score.add(labels, reader.read(image))
+            score.add(labels, reader.read(image), size=(image.shape[1], image.shape[0]))
         result[key] = score
     return result
 

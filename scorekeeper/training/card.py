@@ -255,7 +255,7 @@ def measure_card(
     rng = np.random.default_rng(99_001)
     for _ in range(150):
         image, labels = render(random_scene(rng))
-        mixed.add(labels, reader.read(image))
+        mixed.add(labels, reader.read(image), size=(image.shape[1], image.shape[0]))
     data.append(Measured("rendered mixed (hands, tumbling dice, clutter)", mixed))
     numbers["rendered mixed"] = mixed.to_json()
     report(f"rendered mixed: {mixed.to_json()}")
