@@ -148,13 +148,18 @@ class TablePhotos:
 
     def die_size(self, indices: Sequence[int]) -> float:
         """The table's die size as its first confirmed rolls (of these photos, at most
-        ``MEASURED_ROLLS``) measure it, as ``TableMemory`` does: each read at every one of ``SIZES``."""
+        ``MEASURED_ROLLS``) measure it, as ``TableMemory`` does: each read at every one of ``SIZES``
+        by the model alone (a table has no head before those rolls are confirmed)."""
         votes = np.zeros(len(SIZES), np.int64)
-        for i in list(indices)[:MEASURED_ROLLS]:
-            if i not in self._votes:
-                item = self.items[i]
-                self._votes[i] = size_votes(self.reader, item.load(), item.labels.roll())
-            votes += self._votes[i]
+        learned, self.reader.learned = self.reader.learned, None
+        try:
+            for i in list(indices)[:MEASURED_ROLLS]:
+                if i not in self._votes:
+                    item = self.items[i]
+                    self._votes[i] = size_votes(self.reader, item.load(), item.labels.roll())
+                votes += self._votes[i]
+        finally:
+            self.reader.learned = learned
         return best_die_size(votes)
 
     def read(self, index: int, die_size: float) -> Photo:
