@@ -542,8 +542,11 @@ class FarkleGame(RuleBasedStateMachine):
                 tries.append(("keep absent", lambda: g.keep([absent[0]]), bad_keep))
                 tries.append(("correct absent", lambda: g.correct(absent[0], _token(roll[0])), IllegalRoll))
             plain = [die for die in roll if "w" not in die[1]]
-            if plain and roll.count(plain[0]) < 6:
-                extra = Dice.from_dice([plain[0]] * (roll.count(plain[0]) + 1))
+            # a keep of plain faces may take the wild die where it shows that face: one more than
+            # every die showing it is too many
+            showing = sum(1 for face, _ in roll if plain and face == plain[0][0])
+            if plain and showing < 6:
+                extra = Dice.from_dice([plain[0]] * (showing + 1))
                 tries.append(("keep too many", lambda: g.keep(extra), bad_keep))
             dead = [
                 keep
