@@ -214,7 +214,8 @@ def _session(path: Path, threads: int, input_name: str) -> Any:
 
 
 class OnnxDiceReader:
-    """Reads the dice in BGR uint8 frames with the project's two ONNX models.
+    """Reads the dice in BGR uint8 frames with the project's two ONNX models; opened by
+    :func:`open_reader` alone.
 
     ``model_dir`` defaults to the committed models; ``threads`` is onnxruntime's intra-op thread
     count (2 suits a laptop that also runs the window); ``unsure_below`` is a line to hold the dice
