@@ -19,6 +19,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_output import write_atomically
+
 BOUNDARY = b"frame"
 """The marker between the stream's pictures."""
 
@@ -35,7 +37,7 @@ def jpegs(images: list[NDArray[np.uint8]], quality: int = 92) -> list[bytes]:
 
 def write_mjpeg(frames: list[bytes], path: Path) -> Path:
     """The JPEGs one after the other: a raw MJPEG file that FFMPEG decodes exactly as it decodes the stream."""
-    path.write_bytes(b"".join(frames))
+    write_atomically(path, b"".join(frames))
     return path
 
 
