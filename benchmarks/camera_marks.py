@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.marked_games import play_marked_demo  # noqa: E402
+from scorekeeper.testbed.marked_games import play_marked_demo  # noqa: E402
 
 VARIANTS = ("wild-die", "spicy")
 

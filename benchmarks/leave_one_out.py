@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from scorekeeper.evaluation.assessment import table_outcomes
-from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.reader import open_reader
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,7 +50,7 @@ def main(argv: list[str]) -> int:
         _report(f"training without {args.source} on {', '.join(folder.name for folder in others)} into {model}")
         seconds = run_training(config, others, model, _report)
         _report(f"trained in {seconds / 60:.1f} min")
-    reader = OnnxDiceReader(model)
+    reader = open_reader(model)
     blind, counted = table_outcomes(reader, left_out, "test" if (left_out / "split.csv").exists() else None)
     print(f"{args.source} left out (model {model}): right, nothing asked / asked / wrong, nothing asked")
     for group in sorted(blind):

@@ -23,7 +23,7 @@ from scorekeeper.evaluation.assessment import PHOTO_SIZES, resized
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import box_iou
-from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.reader import open_reader
 
 
 def main(argv: list[str]) -> int:
@@ -37,7 +37,7 @@ def main(argv: list[str]) -> int:
     if not args.as_labelled:
         items = with_label_fixes(items, args.photos)[0]
     frames = [(item.load(), item.labels) for item in items]
-    readers = {str(m) if m else "models/": OnnxDiceReader(m) for m in (args.model or [None])}
+    readers = {str(m) if m else "models/": open_reader(m) for m in (args.model or [None])}
     width = max(len(name) for name in readers)
     print(f"{len(frames)} photos, {sum(len(labels) for _, labels in frames)} dice")
     print(f"{'size':>5}  {'model':{width}}  exact   recall  precision  value  sure     unsure  box/label")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scorekeeper.evaluation.assessment import machine_name
 from scorekeeper.evaluation.score import Score
-from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.reader import open_reader
 from scorekeeper.synthetic.render import render
 from scorekeeper.evaluation.samples import sample_scenes
 
@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="model folder (default: the committed models)")
     parser.add_argument("--scenes", type=int, default=720, help="fresh sample-like scenes, in sets of 36 (default 720: 20 sets)")
     args = parser.parse_args()
-    reader = OnnxDiceReader(args.model)
+    reader = open_reader(args.model)
     sets = max(1, args.scenes // SET)
     total, per_set, failures = Score(), [], []
     start = time.monotonic()

@@ -1,4 +1,4 @@
-"""Settle results per condition: the test recordings of ``tests/settle_clips.py`` through the watch
+"""Settle results per condition: the test recordings of ``scorekeeper/testbed/settle_clips.py`` through the watch
 loop with the default profile, read by the clips' own labels spoiled as a real reader spoils them
 (what the tests assert), or by the project's ONNX dice reader.
 
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.camera.watch import default_reader  # noqa: E402
 from scorekeeper.vision.detections import DiceReader  # noqa: E402
-from tests.settle_clips import DATA, PHOTO_CLIPS, RENDERED, Clip, settled  # noqa: E402
+from scorekeeper.testbed.settle_clips import DATA, PHOTO_CLIPS, RENDERED, Clip, settled  # noqa: E402
 
 
 def judge(clip: Clip, reader: DiceReader | None) -> str:

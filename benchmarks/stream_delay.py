@@ -34,8 +34,8 @@ from scorekeeper.camera.settling import EventKind  # noqa: E402
 from scorekeeper.camera.sources import FrameSource, StreamSource, VideoSource  # noqa: E402
 from scorekeeper.camera.watch import Watcher, default_reader  # noqa: E402
 from scorekeeper.vision.detections import DiceReader  # noqa: E402
-from tests.camera_films import FilmReader  # noqa: E402
-from tests.mjpeg_server import jpegs, mjpeg_camera, write_mjpeg  # noqa: E402
+from scorekeeper.testbed.films import FilmReader  # noqa: E402
+from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, write_mjpeg  # noqa: E402
 
 LEAD, THROW, REST, EMPTY = 10, 12, 45, 20
 """Frames of the film: the empty table first, then for each roll thrown, at rest, picked up."""

@@ -24,7 +24,7 @@ from scorekeeper.evaluation.assessment import groups_in, machine_name
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
 from scorekeeper.evaluation.learning import TablePhotos, learn_and_score, tables_of
 from scorekeeper.evaluation.score import ASKED_WHY
-from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.reader import OnnxDiceReader, open_reader
 from scorekeeper.vision.table_memory import JUDGED_ROLLS, MAX_DICE, TableMemory
 
 REPO = Path(__file__).resolve().parent.parent
@@ -122,7 +122,7 @@ def main(argv: list[str]) -> int:
         print(f"table_learning: {', '.join(missing)} not found under {args.data}", file=sys.stderr)
         return 2
     ks = [int(k) for k in args.ks.split(",")]
-    reader = OnnxDiceReader(threads=2)
+    reader = open_reader(threads=2)
     print(f"right with nothing asked / wrong with nothing asked (%), mean of {args.seeds} orders; machine: {machine_name()}")
     print("| split (photos) | count | " + " | ".join(f"K = {k}" for k in ks) + " |")
     print("|---|---|" + "---|" * len(ks))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from scorekeeper.evaluation.dataset import load_dataset
 from scorekeeper.training.unsure_line import CANDIDATES, LineRow, count_at, lowest_line, read_unsure_line, readings
-from scorekeeper.vision.reader import OnnxDiceReader, default_model_dir
+from scorekeeper.vision.reader import default_model_dir, open_reader
 
 
 def table(name: str, rows: Sequence[LineRow]) -> None:
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
     folder = args.model or default_model_dir()
     chosen = read_unsure_line(folder)
     table(f"rendered settled rolls the line was chosen on (seed {chosen.seed}, {chosen.scenes} scenes)", chosen.rows)
-    reader = OnnxDiceReader(folder)
+    reader = open_reader(folder, unsure_below=chosen.line)
     for photos in args.photos:
         items = load_dataset(photos, Path(args.split[0]), args.split[1]) if args.split else load_dataset(photos)
         rows = count_at(CANDIDATES, readings(reader, ((item.load(), item.labels) for item in items)))

@@ -18,8 +18,9 @@ Packages, in the order the data flows:
 - ``ui``: the window (Qt).
 - ``cli``: the command line, one module per command.
 
-Beside the game: ``synthetic`` (the scene renderer), ``evaluation`` (measuring readers) and
-``training`` (training the reader; needs torch). ``safe_input`` and ``safe_output`` read and write
+Beside the game: ``synthetic`` (the scene renderer), ``evaluation`` (measuring readers),
+``training`` (training the reader; needs torch) and ``testbed`` (tables with known truth that the
+tests and benchmarks play the camera on). ``safe_input`` and ``safe_output`` read and write
 users' files within bounds and whole.
 """
 

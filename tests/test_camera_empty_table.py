@@ -17,8 +17,8 @@ from scorekeeper.camera.watch import Watcher, default_reader
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.table import TableLook
 from conftest import shared_data_folder
-from tests.camera_films import FilmReader, write_video
-from tests.settle_clips import ClipSource, TruthReader, photo_table_clip
+from scorekeeper.testbed.films import FilmReader, write_video
+from scorekeeper.testbed.settle_clips import ClipSource, TruthReader, photo_table_clip
 
 LOGO = np.array([[282, 30, 306, 54]], np.float32)
 """Where the table shows something the reader takes for a 3, in every frame."""

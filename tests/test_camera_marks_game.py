@@ -20,7 +20,7 @@ from scorekeeper.cli.watch import run as watch
 from scorekeeper.game import DiceRolled, DieCorrected
 from scorekeeper.synthetic.scene import Scene
 from scorekeeper.vision.detections import Detections
-from tests.marked_games import play_marked_demo
+from scorekeeper.testbed.marked_games import play_marked_demo
 
 
 @pytest.mark.slow

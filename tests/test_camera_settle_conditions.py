@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import shared_data_folder
-from tests.settle_clips import PHOTO_CLIPS, RENDERED, settled
+from scorekeeper.testbed.settle_clips import PHOTO_CLIPS, RENDERED, settled
 
 
 @pytest.mark.slow

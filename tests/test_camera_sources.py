@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from camera_films import FakeCapture
+from fake_capture import FakeCapture
 from scorekeeper.camera.demo_table import Choreography, DemoTable
 from scorekeeper.camera.settling import SettleParams
 from scorekeeper.camera.sources import (

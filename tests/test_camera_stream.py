@@ -16,7 +16,7 @@ from scorekeeper.camera.settling import EventKind, SettleParams, Settler
 from scorekeeper.camera.sources import CameraLost, Frame, ReconnectingSource, SourceError, SourceKind, SourceSpec, StreamSource, open_source, parse_stream
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from tests.mjpeg_server import jpegs, mjpeg_camera, silent_server, write_mjpeg
+from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, silent_server, write_mjpeg
 
 
 def textured(count: int, size: tuple[int, int] = (160, 120)) -> list[NDArray[np.uint8]]:

@@ -15,8 +15,8 @@ from scorekeeper.cli.watch import run as watch
 from scorekeeper.export import csv_text, score_sheet
 from scorekeeper.game import Game
 from scorekeeper.rules import load_rules
-from tests.camera_films import FilmReader
-from tests.mjpeg_server import jpegs, mjpeg_camera, write_mjpeg
+from scorekeeper.testbed.films import FilmReader
+from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, write_mjpeg
 from tests.test_table_camera_game import coached_game, film_of, sheet_rows
 
 THROW, REST, EMPTY = 10, 30, 18

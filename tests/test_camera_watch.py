@@ -2,7 +2,7 @@
 
 Each film is scripted with the demo's choreography, rendered with the project's renderer,
 written to an MJPG .avi and read back through ``video:PATH``; the reader is the test's stand-in
-that returns the renderer's labels spoiled like a real reader's reads (tests/camera_films.py).
+that returns the renderer's labels spoiled like a real reader's reads (``scorekeeper/testbed/films.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from camera_films import FakeCapture, FilmReader, write_video
+from fake_capture import FakeCapture
+from scorekeeper.testbed.films import FilmReader, write_video
 from scorekeeper.cli import build_parser
 from scorekeeper.cli import watch as watch_command
 from scorekeeper.camera.calibration import CalibrationProfile, save_profile

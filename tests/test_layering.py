@@ -140,12 +140,13 @@ LAYERS = {
     "table_session": ("scorekeeper.scoreboard",) + VIEWS + TOOLING,
     "scoreboard": ("scorekeeper.camera", "scorekeeper.table_session") + VIEWS + TOOLING,
     "serve": VIEWS + TOOLING,
+    "testbed": VIEWS + ("scorekeeper.training", "torch"),
 }
 """Data flows one way, frames -> reader (vision) -> camera (roll-taking) -> table session -> views: a package
 never imports the ones above it, nor Qt, anywhere (not even inside a function). The phones'
 scoreboard (serve) is a view without Qt, which the window and the command line start. The runtime
 reader imports no renderer, evaluation or training code; the renderer (the demo table draws with
-it) and the evaluation tooling import no training code."""
+it), the evaluation tooling and the tests' and benchmarks' tables (testbed) import no training code."""
 
 
 def layered_files() -> list[Path]:
@@ -182,3 +183,26 @@ def test_the_file_helpers_import_only_the_standard_library(name: str) -> None:
     assert imported, f"{name} is there and imports something"
     bad = [module for module in imported if module.split(".")[0] not in sys.stdlib_module_names]
     assert not bad, f"{name} imports {bad}"
+
+
+BENCHMARKS = PACKAGE.parent / "benchmarks"
+
+
+def test_the_benchmarks_and_the_program_import_nothing_from_the_tests() -> None:
+    bad = [
+        f"{path.relative_to(PACKAGE.parent)} imports {name}"
+        for path in sorted([*BENCHMARKS.glob("*.py"), *PACKAGE.rglob("*.py")])
+        for name in imported_modules(path)
+        if name == "tests" or name.startswith("tests.") or name == "conftest"
+    ]
+    assert len(list(BENCHMARKS.glob("*.py"))) >= 10
+    assert not bad
+
+
+def test_the_program_itself_imports_no_testbed() -> None:
+    users = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if path.relative_to(PACKAGE).parts[0] != "testbed" and any(name.startswith("scorekeeper.testbed") for name in imported_modules(path))
+    ]
+    assert users == []

@@ -1,5 +1,6 @@
-"""The dice reader is opened one way everywhere (the watch loop on two threads, the window on one),
-and the whole-picture rolling area is defined once."""
+"""The dice reader is opened one way everywhere (``vision.reader.open_reader``: the watch loop on two
+threads, the window on one, every command, training and the benchmarks), and the whole-picture
+rolling area is defined once."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from scorekeeper.ui import worker
 from scorekeeper.ui.worker import CaptureWorker
 from scorekeeper.vision.reader import ModelError
 
-PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "scorekeeper"
 
 
 class Opened:
@@ -26,14 +28,14 @@ class Opened:
 
     calls: list[tuple[Path | None, int]] = []
 
-    def __init__(self, model_dir: Path | None = None, threads: int = 2) -> None:
+    def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
         Opened.calls.append((model_dir, threads))
 
 
 class NoModel:
     """Stands in for the ONNX reader of a folder without a model."""
 
-    def __init__(self, model_dir: Path | None = None, threads: int = 2) -> None:
+    def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
         raise ModelError("no dice model at /nowhere: manifest.json is missing; restore it")
 
 
@@ -84,12 +86,47 @@ def test_the_whole_picture_is_one_rolling_area_defined_once() -> None:
     assert roll_pictures.WHOLE_FRAME is session.WHOLE_FRAME is calibration.WHOLE_FRAME
 
 
-def test_the_window_and_the_watch_loop_build_the_reader_in_one_place() -> None:
-    opening = sorted(
-        str(path.relative_to(PACKAGE))
-        for package in ("camera", "ui", "table_session")
-        for path in (PACKAGE / package).rglob("*.py")
+def reader_constructions(path: Path) -> int:
+    """How many times ``path`` calls ``OnnxDiceReader(...)``, by its name or through a module."""
+    return sum(
+        1
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "OnnxDiceReader"
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "OnnxDiceReader")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "OnnxDiceReader")
+        )
     )
-    assert opening == ["camera/watch.py"]
+
+
+def test_the_program_and_the_benchmarks_build_the_reader_only_in_the_opener() -> None:
+    building = sorted(
+        str(path.relative_to(ROOT))
+        for folder in ("scorekeeper", "benchmarks")
+        for path in (ROOT / folder).rglob("*.py")
+        if reader_constructions(path)
+    )
+    assert building == ["scorekeeper/vision/reader.py"]
+    assert reader_constructions(PACKAGE / "vision" / "reader.py") == 1, "open_reader alone builds it"
+
+
+def test_the_check_sees_the_reader_built_by_name_or_through_its_module(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text(
+        "from scorekeeper.vision import reader\nfrom scorekeeper.vision.reader import OnnxDiceReader\n"
+        "def f(x: OnnxDiceReader) -> None:\n    reader.OnnxDiceReader(threads=1)\n    OnnxDiceReader()\n"
+    )
+    assert reader_constructions(sneaky) == 2
+
+
+def test_the_opener_passes_the_folder_threads_and_line_to_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[Path | None, int, float | None]] = []
+
+    class Recorded:
+        def __init__(self, model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> None:
+            seen.append((model_dir, threads, unsure_below))
+
+    monkeypatch.setattr(reader_module, "OnnxDiceReader", Recorded)
+    reader_module.open_reader()
+    reader_module.open_reader(Path("models"), threads=1, unsure_below=0.9)
+    assert seen == [(None, 2, None), (Path("models"), 1, 0.9)]

@@ -19,7 +19,7 @@ from scorekeeper.game import Game
 from scorekeeper.camera.demo_table import Choreography
 from scorekeeper.rules import RuleSet, load_rules
 from scorekeeper.table_session.camera_game import CoachChooser
-from tests.camera_films import FilmReader, write_video
+from scorekeeper.testbed.films import FilmReader, write_video
 
 
 def coached_game(seed: int, max_rolls: int, rules: RuleSet | None = None) -> tuple[list[list[int]], list[str]]:

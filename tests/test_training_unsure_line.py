@@ -120,6 +120,21 @@ def test_a_damaged_line_file_is_refused_saying_what_is_wrong(models: Path, text:
         ModelFiles.load(models)
 
 
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (None, "has no unsure line: unsure_line.json is missing; choose it with"),
+        ('{"line": 1.5}', "the line 1.5 is not a share from 0 to 1"),
+        ('{"line": 0.85}', r"damaged unsure line .*KeyError\('rows'\)"),
+    ],
+)
+def test_training_reads_the_line_from_the_record_the_reader_checks(models: Path, text: str | None, says: str) -> None:
+    if text is not None:
+        (models / UNSURE_LINE_FILE).write_text(text, encoding="utf-8")
+    with pytest.raises(ModelError, match=says):
+        read_unsure_line(models)
+
+
 def test_a_line_file_that_is_a_folder_is_called_one(models: Path) -> None:
     (models / UNSURE_LINE_FILE).mkdir()
     with pytest.raises(ModelError, match="is a folder, not a model's unsure line"):

@@ -16,7 +16,7 @@ from scorekeeper.settings import FILE as SETTINGS_FILE
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.vision.detections import Detections
-from tests.mjpeg_server import jpegs, mjpeg_camera
+from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera
 from tests.test_camera_stream import textured
 from tests.ui_fakes import ScriptedTable
 

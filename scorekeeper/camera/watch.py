@@ -33,7 +33,7 @@ from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.motion import CameraMotion
 from scorekeeper.camera.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
 from scorekeeper.camera.sources import Frame, FrameSource
-from scorekeeper.vision.reader import OnnxDiceReader
+from scorekeeper.vision.reader import OnnxDiceReader, open_reader
 from scorekeeper.vision.detections import Detections, DiceReader
 
 
@@ -71,21 +71,15 @@ class ReaderUnavailable(ValueError):
 
 
 def default_reader(model_dir: Path | None = None, threads: int = 2) -> DiceReader:
-    """The project's ONNX dice reader on ``threads`` threads, loaded once (it checks its model
-    files): the one way every part of the program opens it.
+    """The watch loop's dice reader: :func:`~scorekeeper.vision.reader.open_reader` on ``threads``
+    threads, loaded once (it checks its model files).
 
     Raises :class:`ReaderUnavailable` saying what is missing and how to get it back.
     """
-    # Imported on demand: onnxruntime loads only when dice are to be read.
     try:
-        from scorekeeper.vision.reader import OnnxDiceReader
-    except ImportError as exc:
-        raise ReaderUnavailable(f"the dice reader cannot be loaded ({exc}); reinstall scorekeeper", str(exc)) from None
-    try:
-        reader: DiceReader = OnnxDiceReader(model_dir, threads=threads)
+        return open_reader(model_dir, threads=threads)
     except ValueError as exc:
         raise ReaderUnavailable(f"the dice model is missing or damaged: {exc}", str(exc)) from None
-    return reader
 
 
 @dataclass(frozen=True, eq=False)

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from scorekeeper.evaluation.dataset import LabelledImage, load_dataset, with_label_fixes
     from scorekeeper.vision.detections import DiceReader
     from scorekeeper.evaluation.score import Score
-    from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
+    from scorekeeper.vision.reader import ReaderError, open_reader
     from scorekeeper.synthetic.render import render
     from scorekeeper.synthetic.scene import at_rest, random_scene
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     cv2.setNumThreads(args.threads)
     try:
-        onnx = OnnxDiceReader(args.model, threads=args.threads)
+        onnx = open_reader(args.model, threads=args.threads)
         items: list[LabelledImage] = []
         data_name = ""
         if args.data is not None:

@@ -60,7 +60,7 @@ def _count(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.evaluation.assessment import groups_in, score_groups
     from scorekeeper.evaluation.dataset import IMAGE_SUFFIXES, LabelFix, describe_fixes, label_fixes_for, load_dataset, with_label_fixes
-    from scorekeeper.vision.reader import OnnxDiceReader, ReaderError
+    from scorekeeper.vision.reader import ReaderError, open_reader
 
     if args.learn is not None and args.seeds < 1:
         print("scorekeeper evaluate: --seeds must be at least 1", file=sys.stderr)
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         fixes_file = label_fixes_for(args.dataset)
         if not args.as_labelled:
             items, fixes = with_label_fixes(items, args.dataset)
-        reader = OnnxDiceReader(args.model)
+        reader = open_reader(args.model)
         split_file = Path(args.split[0]) if args.split else args.dataset / "split.csv"
         group_of = groups_in(split_file)
         if items and args.learn is not None:

@@ -72,12 +72,12 @@ def _text(path: Path, width: int, height: int, found: Detections) -> str:
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.camera.calibration import CalibrationError, CalibrationProfile, load_profile
     from scorekeeper.vision.images import load_frame
-    from scorekeeper.vision.reader import ModelError, OnnxDiceReader, ReaderError
+    from scorekeeper.vision.reader import ModelError, ReaderError, open_reader
     from scorekeeper.vision.table_memory import SUFFIX, TableFileError, learned_reader
 
     calibration: CalibrationProfile | None = None
     try:
-        reader = OnnxDiceReader(args.model)
+        reader = open_reader(args.model)
         if args.profile is not None:
             note = learned_reader(reader, args.profile)
             print(visible(f"scorekeeper read: {note}"), file=sys.stderr)

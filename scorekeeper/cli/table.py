@@ -36,7 +36,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from scorekeeper.game.games_folder import default_home
     from scorekeeper.camera.calibration import LAST_PROFILE
-    from scorekeeper.vision.reader import ModelError, OnnxDiceReader
+    from scorekeeper.vision.reader import ModelError, open_reader
     from scorekeeper.vision.table_head import MIN_JUDGED
     from scorekeeper.vision.die_colours import SUFFIX as COLOURS_SUFFIX
     from scorekeeper.vision.table_memory import SUFFIX, TableFileError, TableMemory, table_file_for
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(record) if args.json else f"{path}: nothing learned yet (each roll the players confirm at this table teaches it)")
         return 0
     try:
-        reader = OnnxDiceReader(args.model, threads=1)
+        reader = open_reader(args.model, threads=1)
         memory = TableMemory.load(path, reader)
         learned = memory.head()
     except (ModelError, TableFileError) as exc:

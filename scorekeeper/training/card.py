@@ -34,7 +34,7 @@ from scorekeeper.evaluation.assessment import (
 from scorekeeper.evaluation.dataset import LABEL_FIXES_DIR, LabelFix, describe_fixes, load_dataset, with_label_fixes
 from scorekeeper.evaluation.score import Score
 from scorekeeper.vision.processing import CROP, DOUBTED, SURE_FIND, VIEWS, WEAK_FIND, WEAK_NOT_A_DIE
-from scorekeeper.vision.reader import FINDER_DIE, UNSURE_LINE_FILE, ModelFiles, OnnxDiceReader
+from scorekeeper.vision.reader import FINDER_DIE, UNSURE_LINE_FILE, ModelFiles, open_reader
 from scorekeeper.synthetic.render import render
 from scorekeeper.synthetic.scene import random_scene
 
@@ -196,7 +196,7 @@ def measure_card(
     not trained on: they are measured as tables the reader never met."""
     manifest = read_manifest(model_dir)
     chosen = read_unsure_line(model_dir)
-    reader = OnnxDiceReader(model_dir)
+    reader = open_reader(model_dir, unsure_below=chosen.line)
     numbers: dict[str, object] = {}
     at_the_table: list[AtTheTable] = []
     failure_lines: list[str] = []

@@ -24,7 +24,7 @@ from scorekeeper.safe_output import write_atomically
 from scorekeeper.training.manifest import read_manifest, update_manifest
 from scorekeeper.evaluation.dataset import LabelledImage
 from scorekeeper.vision.processing import pips_input
-from scorekeeper.vision.reader import OnnxDiceReader, sha256_of
+from scorekeeper.vision.reader import open_reader, sha256_of
 from scorekeeper.synthetic.render import render
 from scorekeeper.synthetic.scene import random_scene
 
@@ -46,7 +46,7 @@ def calibration_frames(seed: int, photos: Sequence[LabelledImage] = (), scenes: 
 def calibration_batches(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> list[NDArray[np.float32]]:
     """The pip reader's inputs for each frame: ``pips_input`` of the boxes ``OnnxDiceReader.find`` gives,
     as ``read`` builds them."""
-    reader = OnnxDiceReader(model_dir)
+    reader = open_reader(model_dir)
     batches = []
     for frame in frames:
         boxes, _scores = reader.find(frame)

@@ -23,13 +23,12 @@ from numpy.typing import NDArray
 
 from scorekeeper.evaluation.samples import sample_scenes
 from scorekeeper.evaluation.score import match
-from scorekeeper.safe_input import parse_json, read_text
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.synthetic.render import render
 from scorekeeper.training.manifest import read_manifest
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import read_finds
-from scorekeeper.vision.reader import MAX_MANIFEST_BYTES, UNSURE_LINE_FILE, ModelError, OnnxDiceReader
+from scorekeeper.vision.reader import UNSURE_LINE_FILE, ModelError, OnnxDiceReader, open_reader, unsure_line_record
 
 CHOICE_SEED = 31_415
 """Seed of the rendered rolls the line is chosen on (not the samples', training's or the model card's)."""
@@ -148,7 +147,7 @@ def rendered_rolls(scenes: int, seed: int = CHOICE_SEED) -> Iterator[tuple[NDArr
 def choose_unsure_line(model_dir: Path, scenes: int = SCENES, threads: int = 2, report: Callable[[str], None] | None = None) -> UnsureLine:
     """Choose the line of the models in ``model_dir`` on ``scenes`` rendered rolls and write it
     there as ``unsure_line.json``, replacing any there."""
-    reader = OnnxDiceReader(model_dir, threads, unsure_below=1.0)  # each candidate line is applied in ``readings``
+    reader = open_reader(model_dir, threads, unsure_below=1.0)  # each candidate line is applied in ``readings``
     manifest = read_manifest(model_dir)
     rows = count_at(CANDIDATES, readings(reader, rendered_rolls(scenes)))
     chosen = choose(rows, CHOICE_SEED, scenes, {key: str(manifest[key]["sha256"]) for key in ("finder", "pips")})
@@ -161,14 +160,14 @@ def choose_unsure_line(model_dir: Path, scenes: int = SCENES, threads: int = 2, 
 
 
 def read_unsure_line(model_dir: Path) -> UnsureLine:
-    """The model folder's chosen line with its counts (raises :class:`ModelError` saying why not)."""
-    path = model_dir / UNSURE_LINE_FILE
-    record = parse_json(read_text(path, "model's unsure line", ModelError, limit=MAX_MANIFEST_BYTES), str(path), ModelError)
+    """The model folder's chosen line with its counts, from the record the reader reads its line from
+    (``unsure_line_record``; raises :class:`ModelError` saying why not)."""
+    line, record = unsure_line_record(model_dir)
     try:
         rows = tuple(LineRow(float(row["line"]), int(row["sure"]), int(row["wrong_and_sure"]), int(row["unsure"])) for row in record["rows"])
         return UnsureLine(
-            float(record["line"]), bool(record["met_target"]), float(record["target"]), int(record["data"]["seed"]),
+            line, bool(record["met_target"]), float(record["target"]), int(record["data"]["seed"]),
             int(record["data"]["scenes"]), {key: str(record["models"][key]) for key in ("finder", "pips")}, rows,
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise ModelError(f"damaged unsure line {path} ({exc!r})") from None
+        raise ModelError(f"damaged unsure line {model_dir / UNSURE_LINE_FILE} ({exc!r})") from None

@@ -18,8 +18,8 @@ from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import TableState
 from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, MarkedDiceSource, ReconnectingSource, SourceError, open_source
 from scorekeeper.camera.watch import ReaderUnavailable, WatchStep, Watcher
-from scorekeeper.camera.watch import default_reader as open_reader
 from scorekeeper.vision.detections import DiceReader, Detections
+from scorekeeper.vision.reader import open_reader
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ READER_THREADS = 1
 
 def default_reader() -> DiceReader:
     """The project's ONNX dice reader on :data:`READER_THREADS` threads (raises
-    :class:`~scorekeeper.camera.watch.ReaderUnavailable` if the model is missing or damaged)."""
+    :class:`~scorekeeper.vision.reader.ModelError` if the model is missing or damaged)."""
     return open_reader(threads=READER_THREADS)
 
 

@@ -13,7 +13,7 @@ from scorekeeper.rules import MARKS
 DEFAULT_UNSURE_BELOW = 0.5
 """The unsure line of readings whose reader measured none (the classical baseline, tests' stand-ins):
 dice read with less confidence are unsure and the window asks for a tap. The ONNX reader's readings
-carry its model's line instead, measured with the models and kept in ``models/manifest.json``;
+carry the line training chose for its models instead, kept beside them in ``unsure_line.json``;
 a calibration profile never lowers a reading's line, only raises it (:meth:`Detections.held_to`)."""
 
 

@@ -147,7 +147,7 @@ class ModelFiles:
         if not (0 < scale <= 1 and max_side >= ALIGN):
             raise ModelError(f"damaged model manifest {manifest_path}: finder scale {scale} or side {max_side} is out of range; {RESTORE_HINT}")
         if unsure_below is None:
-            unsure_below = chosen_line(folder)
+            unsure_below = unsure_line_record(folder)[0]
         return cls(entries["finder"][0], entries["pips"][0], finder_threshold, unsure_below, scale, max_side, entries["pips"][1])
 
 
@@ -164,9 +164,10 @@ def _json_record(path: Path, missing: str, what: str, damaged: str, hint: str) -
     return parse_json(text, f"{damaged} {path}", ModelError)
 
 
-def chosen_line(folder: Path) -> float:
-    """The unsure line chosen for the models in ``folder``, checked as the manifest is: present,
-    whole, within bounds and a share from 0 to 1."""
+def unsure_line_record(folder: Path) -> tuple[float, Any]:
+    """The unsure line chosen for the models in ``folder`` and the whole record training wrote of it
+    (``unsure_line.json``), checked as the manifest is: present, whole, within bounds, and its line a
+    share from 0 to 1. The one place the file is read."""
     path = folder / UNSURE_LINE_FILE
     record = _json_record(
         path, f"the model folder {folder} has no unsure line: {UNSURE_LINE_FILE} is missing", "model's unsure line", "damaged unsure line", CHOOSE_LINE_HINT
@@ -177,7 +178,7 @@ def chosen_line(folder: Path) -> float:
         raise ModelError(f"damaged unsure line {path} ({exc!r}); {CHOOSE_LINE_HINT}") from None
     if not 0 <= line <= 1:
         raise ModelError(f"damaged unsure line {path}: the line {line} is not a share from 0 to 1; {CHOOSE_LINE_HINT}")
-    return line
+    return line, record
 
 
 def _session(path: Path, threads: int, input_name: str) -> Any:
@@ -213,7 +214,8 @@ def _session(path: Path, threads: int, input_name: str) -> Any:
 
 
 class OnnxDiceReader:
-    """Reads the dice in BGR uint8 frames with the project's two ONNX models.
+    """Reads the dice in BGR uint8 frames with the project's two ONNX models; opened by
+    :func:`open_reader` alone.
 
     ``model_dir`` defaults to the committed models; ``threads`` is onnxruntime's intra-op thread
     count (2 suits a laptop that also runs the window); ``unsure_below`` is a line to hold the dice
@@ -322,3 +324,11 @@ class OnnxDiceReader:
         on the table, the ``dice`` finds likeliest to be dice are kept (``likeliest_dice``) and the
         other finds the blind reader would keep are reported as dropped."""
         return self.decide(self.finds(frame), dice)
+
+
+def open_reader(model_dir: Path | None = None, threads: int = 2, unsure_below: float | None = None) -> OnnxDiceReader:
+    """The project's ONNX dice reader, the one way every command, the window, training and the
+    benchmarks open it: the models of ``model_dir`` (default: the committed ones) on ``threads``
+    onnxruntime threads, holding the dice to ``unsure_below`` where given, else to the line chosen
+    for the models. Raises :class:`ModelError` saying what is missing or damaged and how to restore it."""
+    return OnnxDiceReader(model_dir, threads=threads, unsure_below=unsure_below)

@@ -22,9 +22,10 @@ from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.synthetic.scene import Scene
 from scorekeeper.synthetic.table import TableLook
-from tests.camera_films import FilmReader
+from scorekeeper.testbed.films import FilmReader
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "byler_d6"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "byler_d6"
+"""The labelled photos the clips from real photos are made of, in ``../shared/data`` beside a source checkout."""
 
 
 @dataclass
@@ -32,10 +33,13 @@ class Clip:
     """A recording: its frames, each frame's true dice, and the rolls a player would call."""
 
     frames: list[NDArray[np.uint8]]
+    """The pictures, 30 a second."""
     truth: list[Detections]
+    """Each picture's true dice."""
     rolls: list[list[int]]
     """The rolls, in order: one per rest of half a second or more."""
     scenes: list[Scene] | None = None
+    """Each picture's rendered scene (None for clips made from photos)."""
 
 
 class ClipSource(BaseSource):
@@ -48,6 +52,7 @@ class ClipSource(BaseSource):
         self.name = "clip"
 
     def read(self) -> Frame | None:
+        """The next frame, with its true dice; None after the last."""
         if self._index >= len(self.clip.frames):
             return None
         frame = Frame(self.clip.frames[self._index], self._index, self._index / 30, self.clip.truth[self._index])
@@ -64,6 +69,7 @@ class TruthReader:
         self.rng = np.random.default_rng(seed)
 
     def read(self, image: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """The watcher's frame's true dice, a few missed and every box jittered."""
         truth = self.clip.truth[self.frame()]
         n = len(truth)
         keep = self.rng.random(n) >= 0.04
@@ -86,6 +92,8 @@ def settled(clip: Clip, seed: int = 0, reader: DiceReader | None = None) -> list
 
 
 def rendered(film: Choreography, rolls: list[list[int]], camera: Callable[[int, Scene], Scene] | None = None, colour: Callable[[int], tuple[float, float, float]] | None = None) -> Clip:
+    """The film rendered: its frames seen by ``camera`` (moved scenes) and tinted by ``colour`` (a
+    gain per channel), with ``rolls`` the rolls a player would call."""
     scenes = film.drain()
     if camera is not None:
         scenes = [camera(i, scene) for i, scene in enumerate(scenes)]
@@ -116,6 +124,7 @@ def handheld(seed: int, drift: float, shake: float) -> Callable[[int, Scene], Sc
 
 
 def three_throws(seed: int, table: TableLook | None = None) -> tuple[Choreography, list[list[int]]]:
+    """Three throws, each a second at rest, then swept off, on ``table``; the film and its rolls."""
     film = Choreography(640, 480, seed=seed, table=table)
     rolls = [[1, 3, 5, 6], [2, 2, 4], [6]]
     film.empty(10)
@@ -128,21 +137,25 @@ def three_throws(seed: int, table: TableLook | None = None) -> tuple[Choreograph
 
 
 def condition_fixed_camera() -> Clip:
+    """Three throws filmed from a camera that stays put."""
     film, rolls = three_throws(1)
     return rendered(film, rolls)
 
 
 def condition_handheld() -> Clip:
+    """Three throws over a cloth, filmed by a camera held in the hand."""
     film, rolls = three_throws(2, TableLook(kind="cloth", color=(70, 90, 150), color2=(40, 60, 110), seed=2))
     return rendered(film, rolls, camera=handheld(2, drift=1.0, shake=3.0))
 
 
 def condition_handheld_felt() -> Clip:
+    """Three throws over plain felt, filmed by a camera held in the hand."""
     film, rolls = three_throws(7)
     return rendered(film, rolls, camera=handheld(7, drift=1.0, shake=3.0))
 
 
 def condition_exposure_and_white_balance() -> Clip:
+    """Three throws with the exposure and white balance jumping every 25 frames."""
     film, rolls = three_throws(3)
 
     def colour(i: int) -> tuple[float, float, float]:
@@ -156,6 +169,7 @@ def condition_exposure_and_white_balance() -> Clip:
 
 
 def condition_starts_at_rest() -> Clip:
+    """A recording that starts with dice at rest, then one throw more."""
     film = Choreography(640, 480, seed=4)
     film.throw([2, 3, 5], frames=2)
     film.drain()
@@ -168,6 +182,7 @@ def condition_starts_at_rest() -> Clip:
 
 
 def condition_hand_over_still_dice() -> Clip:
+    """One throw, and a hand passing over the dice at rest, touching none."""
     film = Choreography(640, 480, seed=5)
     film.empty(10)
     film.throw([1, 2, 6, 6], frames=18)
@@ -186,6 +201,7 @@ def condition_hand_over_still_dice() -> Clip:
 
 
 def condition_bounces() -> Clip:
+    """One throw whose dice lie still for a moment twice before they come to rest."""
     film = Choreography(640, 480, seed=6)
     film.empty(10)
     film.throw([3, 5, 6], frames=18)
@@ -213,10 +229,11 @@ PHOTOS = ("IMG_20191208_111820", "IMG_20191208_112214")
 
 
 def photo(stem: str) -> tuple[NDArray[np.uint8], Detections]:
+    """The byler_d6 photo ``stem`` and its labelled dice."""
     image = cv2.imread(str(DATA / "images" / f"{stem}.jpg"))
     assert image is not None, stem
     height, width = image.shape[:2]
-    return image, parse_yolo_labels((DATA / "labels" / f"{stem}.txt").read_text(), width, height)
+    return np.asarray(image, np.uint8), parse_yolo_labels((DATA / "labels" / f"{stem}.txt").read_text(), width, height)
 
 
 def photo_clip(seed: int, frames: int = 40, exposure: bool = False, hand: bool = False) -> Clip:
@@ -257,7 +274,7 @@ def photo_clip(seed: int, frames: int = 40, exposure: bool = False, hand: bool =
                 cv2.ellipse(frame, centre, (150, 95), 20, 0, 360, (90, 120, 170), 6)
                 middle = (boxes[:, :2] + boxes[:, 2:]) / 2
                 seen = np.hypot((middle[:, 0] - centre[0]) / 150, (middle[:, 1] - centre[1]) / 95) > 1.1
-            images.append(frame)
+            images.append(np.asarray(frame, np.uint8))
             truth.append(Detections(boxes[seen].astype(np.float32), labels.values[seen], np.full(int(seen.sum()), 0.95, np.float32)))
     return Clip(images, truth, rolls)
 

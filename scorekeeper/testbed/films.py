@@ -1,4 +1,5 @@
-"""Test helpers for the camera's roll-taking: films rendered to video files, and a reader that knows the answers.
+"""Films for the camera's roll-taking, as tests and benchmarks play them: films rendered to video files,
+and a reader that knows the answers.
 
 The reader plays a real one's part: it returns the renderer's exact labels for each frame,
 spoiled the way a real reader spoils them (boxes jitter, dice missed now and then, a value
@@ -25,7 +26,7 @@ from scorekeeper.synthetic.scene import Scene
 def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Detections]:
     """Render the film into an MJPG .avi; returns each frame's exact labels."""
     width, height = scenes[0].width, scenes[0].height
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (width, height))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), fps, (width, height))
     assert writer.isOpened(), "OpenCV cannot write MJPG video here"
     labels = []
     for scene in scenes:
@@ -37,6 +38,7 @@ def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Dete
 
 
 def _digest(image: NDArray[np.uint8]) -> bytes:
+    """A short hash of a picture's pixels, which tells the frames of a film apart."""
     return hashlib.blake2b(np.ascontiguousarray(image).tobytes(), digest_size=16).digest()
 
 
@@ -84,7 +86,7 @@ class FilmReader:
         number = 0
         ok, image = capture.read()
         while ok:
-            self.pictures.setdefault(_digest(image), number)
+            self.pictures.setdefault(_digest(np.asarray(image, np.uint8)), number)
             number += 1
             ok, image = capture.read()
         capture.release()
@@ -96,6 +98,7 @@ class FilmReader:
         return self
 
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """The frame's labels, spoiled as the settings say."""
         if self.clock is not None:
             self.index = self.clock()
         elif self.pictures:
@@ -121,39 +124,13 @@ class FilmReader:
         keep = rng.random(n) >= (0.4 if confused else self.miss)
         if self.blind:
             keep &= ~moving
-        found = Detections(boxes[keep], values[keep], confidences[keep])
+        found = Detections(boxes[keep], values[keep], confidences[keep].astype(np.float32))
         if self.ghost and rng.random() < self.ghost:
             x, y = rng.uniform(0, frame.shape[1] - 20), rng.uniform(0, frame.shape[0] - 20)
-            ghost = Detections(np.array([[x, y, x + 18, y + 18]]), np.array([int(rng.integers(1, 7))]), np.array([0.4]))
+            ghost = Detections(np.array([[x, y, x + 18, y + 18]]), np.array([int(rng.integers(1, 7))]), np.array([0.4], np.float32))
             found = Detections(
                 np.concatenate([found.boxes, ghost.boxes]),
                 np.concatenate([found.values, ghost.values]),
                 np.concatenate([found.confidences, ghost.confidences]),
             )
         return found
-
-
-class FakeCapture:
-    """Stands in for cv2.VideoCapture: a camera that gives 800x600 whatever is asked, then dies."""
-
-    def __init__(self, frames: int, opened: bool = True) -> None:
-        self.frames, self.opened, self.released, self.asked = frames, opened, False, {}
-
-    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
-        return self.opened
-
-    def set(self, prop: int, value: float) -> bool:
-        self.asked[prop] = value
-        return True
-
-    def get(self, prop: int) -> float:
-        return 30.0 if prop == cv2.CAP_PROP_FPS else 0.0
-
-    def read(self) -> tuple[bool, np.ndarray | None]:
-        if self.frames <= 0:
-            return False, None
-        self.frames -= 1
-        return True, np.zeros((600, 800, 3), np.uint8)
-
-    def release(self) -> None:
-        self.released = True

@@ -1,4 +1,4 @@
-"""Test helper: an IP camera on 127.0.0.1 serving a film as an MJPEG stream (multipart/x-mixed-replace),
+"""An IP camera for tests and benchmarks: one on 127.0.0.1 serving a film as an MJPEG stream (multipart/x-mixed-replace),
 as the phone camera apps serve one, that can be dropped mid-picture and brought back.
 
 The film plays on one timeline shared by every connection: a client that connects again after a
@@ -19,7 +19,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from scorekeeper.safe_output import write_atomically
+
 BOUNDARY = b"frame"
+"""The marker between the stream's pictures."""
 
 
 def jpegs(images: list[NDArray[np.uint8]], quality: int = 92) -> list[bytes]:
@@ -34,7 +37,7 @@ def jpegs(images: list[NDArray[np.uint8]], quality: int = 92) -> list[bytes]:
 
 def write_mjpeg(frames: list[bytes], path: Path) -> Path:
     """The JPEGs one after the other: a raw MJPEG file that FFMPEG decodes exactly as it decodes the stream."""
-    path.write_bytes(b"".join(frames))
+    write_atomically(path, b"".join(frames))
     return path
 
 
@@ -96,6 +99,7 @@ class MjpegCamera:
         return Handler
 
     def _stream(self, out: object) -> None:
+        """Send the film to one client, paced to ``fps``, until it ends, drops or the client leaves."""
         write = out.write  # type: ignore[attr-defined]
         due = time.monotonic()
         try:
@@ -127,10 +131,12 @@ class MjpegCamera:
             return
 
     def start(self) -> MjpegCamera:
+        """Start serving; the camera itself."""
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        """Stop serving and close the port."""
         self.server.shutdown()
         self.server.server_close()
 

@@ -34,6 +34,7 @@ class TruthReader:
         self.watcher: Watcher | None = None
 
     def read(self, frame: NDArray[np.uint8], dice: int | None = None) -> Detections:
+        """The watcher's latest frame's labels."""
         assert self.watcher is not None and self.watcher.latest_frame is not None
         truth = self.watcher.latest_frame.truth
         assert truth is not None
@@ -44,15 +45,18 @@ class SimpleChooser:
     """Keeps the roll's best keep and banks at 300 or more (a chooser for rules the coach does not solve)."""
 
     def keep(self, state: GameState) -> Dice:
+        """The roll's best keep."""
         assert state.turn is not None and state.turn.roll is not None
         best = score_roll(state.rules, state.turn.roll).best
         assert best is not None
         return best.keep
 
     def bank(self, state: GameState) -> bool:
+        """Bank at 300 points or more."""
         return state.turn is not None and state.turn.total >= 300
 
     def piggyback(self, state: GameState) -> bool:
+        """Never take on the last bank's pot: six fresh dice."""
         return False
 
 
@@ -70,6 +74,7 @@ class MarksTally:
     """Each wrong roll: told, then the truth."""
 
     def line(self) -> str:
+        """The tally in one line."""
         total = self.right + self.asked + self.wrong
         return f"{total} rolls: {self.right} right with nothing asked, {self.asked} asked, {self.wrong} wrong with nothing asked"
 
