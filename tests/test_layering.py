@@ -82,15 +82,17 @@ def module_level_imports(path: Path) -> list[str]:
 
 
 QT_PDF_WRITER = PACKAGE / "export" / "pdf.py"
-"""The one module outside the UI that imports Qt: export owns every score sheet, and Qt draws the PDF.
-Nothing imports it when loaded; the writer picking the format loads it when a PDF is asked for."""
+QT_RACE_PAINTER = PACKAGE / "export" / "race_painter.py"
+"""The two modules outside the UI that import Qt: export owns every score sheet, and Qt draws the PDF
+and paints its race, as the window paints it. Nothing else outside the window imports them when
+loaded; the writer picking the format loads the PDF writer when a PDF is asked for."""
 
 
 def outside_ui() -> list[Path]:
     return sorted(
         path
         for path in PACKAGE.rglob("*.py")
-        if "ui" not in path.relative_to(PACKAGE).parts[:1] and path != QT_PDF_WRITER
+        if "ui" not in path.relative_to(PACKAGE).parts[:1] and path not in (QT_PDF_WRITER, QT_RACE_PAINTER)
     )
 
 
@@ -114,6 +116,14 @@ def test_the_qt_pdf_writer_is_loaded_only_when_a_pdf_is_asked_for() -> None:
     assert loaders == []
     users = [path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py") if "scorekeeper.export.pdf" in imported_modules(path)]
     assert users == ["export/write.py"]
+
+
+def test_the_qt_race_painter_is_loaded_only_by_the_pdf_writer_and_the_window() -> None:
+    assert "PySide6.QtGui" in module_level_imports(QT_RACE_PAINTER)
+    users = sorted(
+        path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py") if "scorekeeper.export.race_painter" in imported_modules(path)
+    )
+    assert users == ["export/pdf.py", "ui/race_view.py"]
 
 
 def test_the_command_line_starts_without_qt() -> None:
