@@ -39,11 +39,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication
 
-from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import RACE_HEADING, PageBreaks, thumbnail_width
+from scorekeeper.export.race_painter import paint_race
+from scorekeeper.export.sheet import ScoreSheet, score_sheet
+from scorekeeper.export.writers import RACE_HEADING, ExportError, PageBreaks, html_text, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus, read_photo
-from scorekeeper.export.race_painter import paint_race
 
 MARGIN_MM = 15
 """The page's margins, millimetres."""

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QApplication
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, load_rules
 from scorekeeper.ui.controller import GameController
-from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.ui.main_window import MainWindow
+from scorekeeper.ui.window_options import WindowOptions
 from scorekeeper.ui.worker import wait_for_lingering
 
 EXIT_WAIT_MS = 10_000
