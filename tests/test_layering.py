@@ -119,26 +119,27 @@ ALLOWED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "safe_npz": (("safe_input",), NUMBERS),
     "settings": (FILES, ()),
     "terminal": ((), ()),
-    "rules": (("safe_input",), ()),
+    "errors": ((), ()),
+    "rules": (("errors", "safe_input"), ()),
     "game": (("rules",) + FILES, ()),
-    "coach": (("game", "rules", "safe_npz", "safe_output"), NUMBERS),
-    "stats": (("coach", "game", "rules") + FILES, ()),
+    "coach": (("errors", "game", "rules", "safe_npz", "safe_output"), NUMBERS),
+    "stats": (("coach", "errors", "game", "rules") + FILES, ()),
     "scoreboard": (("game", "rules"), ()),
-    "export": (("game", "rules", "scoreboard", "stats") + FILES, QT),
-    "serve": (("game", "rules", "scoreboard"), ("aiohttp", "segno")),
+    "export": (("errors", "game", "rules", "scoreboard", "stats") + FILES, QT),
+    "serve": (("errors", "game", "rules", "scoreboard"), ("aiohttp", "segno")),
     "vision": (("rules", "safe_npz") + FILES, PICTURES + ("onnxruntime",)),
     "synthetic": (("vision",), PICTURES),
     "evaluation": (("synthetic", "vision") + FILES, PICTURES),
     "training": (("evaluation", "synthetic", "vision") + FILES, PICTURES + ("onnx", "onnxruntime", "torch")),
     "camera": (("synthetic", "vision") + FILES, PICTURES),
-    "table_session": (("camera", "coach", "game", "rules", "vision") + FILES, PICTURES),
+    "table_session": (("camera", "coach", "errors", "game", "rules", "vision") + FILES, PICTURES),
     "ui": (
-        ("camera", "coach", "export", "game", "rules", "scoreboard", "serve", "settings", "stats", "table_session", "vision") + FILES,
+        ("camera", "coach", "errors", "export", "game", "rules", "scoreboard", "serve", "settings", "stats", "table_session", "vision") + FILES,
         QT + NUMBERS,
     ),
     "cli": (
         (
-            "scorekeeper", "camera", "coach", "evaluation", "export", "game", "rules", "serve", "stats", "synthetic",
+            "scorekeeper", "camera", "coach", "errors", "evaluation", "export", "game", "rules", "serve", "stats", "synthetic",
             "table_session", "terminal", "training", "ui", "vision",
         )
         + FILES,
@@ -153,7 +154,7 @@ Data flows one way: frames -> reader (vision) -> camera (roll-taking) -> table s
 (ui, and serve, the phones' scoreboard without Qt), the game (rules -> game) under all of them and
 the command line over everything. The runtime reader imports no renderer, evaluation or training
 code; the renderer (the demo table draws with it) and the evaluation tooling import no training
-code; the file helpers lean on nothing. ``scorekeeper`` is the package itself (its version)."""
+code; the file helpers and the root of the errors lean on nothing. ``scorekeeper`` is the package itself (its version)."""
 
 
 def package_of(module: str) -> str:

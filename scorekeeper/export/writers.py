@@ -26,7 +26,7 @@ from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
 from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
 from scorekeeper.game.save import game_file_kind
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.safe_input import quote, read_head
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.scoreboard.race_svg import race_svg
@@ -87,7 +87,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """How a cell begins that a spreadsheet would run as a formula (OWASP, CSV injection)."""
 
 
-class ExportError(FarkleError):
+class ExportError(ScorekeeperError):
     """A score sheet that cannot be written; no file is left half-written."""
 
 
