@@ -8,16 +8,18 @@ import os
 import subprocess
 import sys
 import tracemalloc
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from scorekeeper.evaluation.dataset import DatasetError, load_dataset
+from scorekeeper.evaluation.dataset import DatasetError, load_dataset, read_label_fixes
+from scorekeeper.export.writers import embedded
 from scorekeeper.game import DiceRolled, Game
 from scorekeeper.game.journal import Journal
-from scorekeeper.game.photos import MAX_PHOTO_BYTES, PhotoStatus, photo_file, roll_photo
+from scorekeeper.game.photos import MAX_PHOTO_BYTES, PhotoStatus, RollPhoto, photo_file, roll_photo
 from scorekeeper.camera.sources import SourceError, open_source
 from scorekeeper.rules import Dice, RuleFileError, load_rules, rules_to_toml
 from scorekeeper.safe_input import InputFileError, read_file
@@ -141,6 +143,33 @@ def test_an_oversized_or_piped_roll_picture_is_damaged_and_left_unread(tmp_path:
     assert roll_photo(journal, name).status is PhotoStatus.MISSING
     sparse(picture, MAX_PHOTO_BYTES + 1)
     assert roll_photo(journal, name).status is PhotoStatus.DAMAGED
+
+
+def test_a_roll_picture_swapped_for_a_pipe_or_a_huge_file_is_not_read_into_a_sheet(tmp_path: Path) -> None:
+    journal, name = game_with_a_picture(tmp_path)
+    picture = photo_file(journal, name)
+    checked = RollPhoto(name, picture, PhotoStatus.OK)  # as it was when the sheet was laid out
+    os.mkfifo(picture)
+    assert embedded(checked) == (replace(checked, status=PhotoStatus.DAMAGED), None)  # opening the pipe would wait for ever
+    picture.unlink()
+    sparse(picture, 300_000_000)
+    assert embedded(checked) == (replace(checked, status=PhotoStatus.DAMAGED), None)
+    assert allocated_while(lambda: embedded(checked)) < UNREAD
+    picture.unlink()
+    assert embedded(checked) == (replace(checked, status=PhotoStatus.MISSING), None)
+    picture.symlink_to(tmp_path / "gone.jpg")
+    assert embedded(checked) == (replace(checked, status=PhotoStatus.MISSING), None)
+
+
+def test_a_label_fixes_file_that_is_a_pipe_or_huge_is_refused_unread(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    with pytest.raises(DatasetError, match="cannot read label fixes: .*named pipe"):
+        read_label_fixes(pipe)
+    huge = sparse(tmp_path / "huge.csv", 300_000_000)
+    with pytest.raises(DatasetError, match="cannot read label fixes: .*too big"):
+        read_label_fixes(huge)
+    assert allocated_while(lambda: read_label_fixes(huge)) < UNREAD
 
 
 # Item 12: messages that say what is wrong

@@ -144,3 +144,24 @@ def test_undo_and_redo_of_the_keep_that_won_name_the_winner(tmp_path: Path) -> N
     assert done[-1] == "Undone: Ann's keep of 4 4 4 4 4 4. Now Ann's roll 4 4 4 4 4 4 is on the table, 0 this turn."
     assert controller.act(lambda game: game.redo())
     assert done[-1] == "Redone: Ann's keep of 4 4 4 4 4 4. Game over: Ann wins!"
+
+
+def test_listeners_are_told_the_journal_and_the_game_as_a_game_is_won(tmp_path: Path) -> None:
+    controller = GameController(tmp_path)
+    ended: list[tuple[Path, bool]] = []
+    controller.on_game_over.append(lambda path, game: ended.append((path, game.state.over)))
+    assert controller.start(load_rules("house-2009"), ["Ann", "Bob"])
+    assert controller.act(lambda game: game.roll("4 4 4 4 4 4"))
+    assert ended == [], "not before the game ends"
+    assert controller.act(lambda game: game.keep("4 4 4 4 4 4"))  # H: six of a kind wins on the spot
+    assert controller.journal is not None
+    assert ended == [(controller.journal.path, True)]
+
+
+def test_a_game_no_journal_keeps_tells_no_one_it_ended(tmp_path: Path) -> None:
+    controller = GameController(tmp_path, Game.new(load_rules("house-2009"), ["Ann", "Bob"]))
+    ended: list[Path] = []
+    controller.on_game_over.append(lambda path, game: ended.append(path))
+    assert controller.act(lambda game: game.roll("4 4 4 4 4 4"))
+    assert controller.act(lambda game: game.keep("4 4 4 4 4 4"))
+    assert controller.state is not None and controller.state.over and ended == []

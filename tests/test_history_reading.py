@@ -22,10 +22,10 @@ import scorekeeper.game.state as state_module
 from scorekeeper.cli import COMMANDS, build_parser, main
 from scorekeeper.game import Game, GameState, save_game
 from scorekeeper.rules import load_rules
-from scorekeeper.game.controller import GameController
 from scorekeeper.game.games_folder import default_home, games_folder
 from scorekeeper.stats import history
 from scorekeeper.stats.history import CACHE_FILE, history_dict, read_games, summarise
+from scorekeeper.ui.controller import GameController
 from tests.history_games import journal_game, play_g1, play_g2
 from tests.varied_games import history_snapshot, make_varied_home
 

@@ -1,5 +1,7 @@
-"""The pure packages stay pure: rules and game import no Qt, OpenCV, onnxruntime or numpy;
-and only the UI package (and the PDF writer of export, loaded only for a PDF) imports Qt when it is loaded."""
+"""Which way imports go: every package of scorekeeper/ imports only the packages and libraries its
+row of :data:`ALLOWED` lists (so the pure packages, rules and game, import no Qt, OpenCV,
+onnxruntime or numpy), no modules import each other in a circle, and only the UI package (and
+export's PDF writer and race painter) imports Qt when it is loaded."""
 
 from __future__ import annotations
 
@@ -11,20 +13,6 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-PURE = ("rules", "game")
-FORBIDDEN = ("PySide6", "PyQt5", "PyQt6", "cv2", "onnxruntime", "numpy", "torch")
-# The pure packages may lean on each other, never on the parts that see or show.
-IMPURE_SIBLINGS = (
-    "scorekeeper.vision",
-    "scorekeeper.synthetic",
-    "scorekeeper.evaluation",
-    "scorekeeper.training",
-    "scorekeeper.camera",
-    "scorekeeper.table_session",
-    "scorekeeper.scoreboard",
-    "scorekeeper.ui",
-    "scorekeeper.cli",
-)
 
 
 def imported_modules(path: Path) -> list[str]:
@@ -36,24 +24,6 @@ def imported_modules(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.append(node.module)
     return names
-
-
-def pure_files() -> list[Path]:
-    return sorted(path for package in PURE for path in (PACKAGE / package).rglob("*.py"))
-
-
-def test_the_pure_packages_exist() -> None:
-    assert len(pure_files()) >= 8
-
-
-@pytest.mark.parametrize("path", pure_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_pure_package_imports_nothing_heavy(path: Path) -> None:
-    bad = [
-        name
-        for name in imported_modules(path)
-        if name.split(".")[0] in FORBIDDEN or name.startswith(IMPURE_SIBLINGS)
-    ]
-    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
 
 
 def test_the_check_catches_a_forbidden_import(tmp_path: Path) -> None:
@@ -82,15 +52,17 @@ def module_level_imports(path: Path) -> list[str]:
 
 
 QT_PDF_WRITER = PACKAGE / "export" / "pdf.py"
-"""The one module outside the UI that imports Qt: export owns every score sheet, and Qt draws the PDF.
-Nothing imports it when loaded; the writer picking the format loads it when a PDF is asked for."""
+QT_RACE_PAINTER = PACKAGE / "export" / "race_painter.py"
+"""The two modules outside the UI that import Qt: export owns every score sheet, and Qt draws the PDF
+and paints its race, as the window paints it. Nothing else outside the window imports them when
+loaded; the writer picking the format loads the PDF writer when a PDF is asked for."""
 
 
 def outside_ui() -> list[Path]:
     return sorted(
         path
         for path in PACKAGE.rglob("*.py")
-        if "ui" not in path.relative_to(PACKAGE).parts[:1] and path != QT_PDF_WRITER
+        if "ui" not in path.relative_to(PACKAGE).parts[:1] and path not in (QT_PDF_WRITER, QT_RACE_PAINTER)
     )
 
 
@@ -116,6 +88,14 @@ def test_the_qt_pdf_writer_is_loaded_only_when_a_pdf_is_asked_for() -> None:
     assert users == ["export/write.py"]
 
 
+def test_the_qt_race_painter_is_loaded_only_by_the_pdf_writer_and_the_window() -> None:
+    assert "PySide6.QtGui" in module_level_imports(QT_RACE_PAINTER)
+    users = sorted(
+        path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*.py") if "scorekeeper.export.race_painter" in imported_modules(path)
+    )
+    assert users == ["export/pdf.py", "ui/race_view.py"]
+
+
 def test_the_command_line_starts_without_qt() -> None:
     code = "import sys, scorekeeper.cli, scorekeeper.export, scorekeeper.export.write; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -128,36 +108,188 @@ def test_the_import_check_sees_through_functions(tmp_path: Path) -> None:
     assert module_level_imports(lazy) == ["os", "PySide6"]
 
 
-VIEWS = ("scorekeeper.ui", "scorekeeper.cli", "PySide6", "PyQt5", "PyQt6", "shiboken6")
-ABOVE_THE_READER = ("scorekeeper.camera", "scorekeeper.table_session", "scorekeeper.scoreboard") + VIEWS
-TOOLING = ("scorekeeper.synthetic", "scorekeeper.evaluation", "scorekeeper.training", "torch")
+QT = ("PySide6",)
+NUMBERS = ("numpy",)
+PICTURES = ("cv2", "numpy")
+FILES = ("safe_input", "safe_output")
 
-LAYERS = {
-    "vision": ABOVE_THE_READER + TOOLING,
-    "synthetic": ABOVE_THE_READER + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
-    "evaluation": ABOVE_THE_READER + ("scorekeeper.training", "torch"),
-    "camera": ("scorekeeper.table_session", "scorekeeper.scoreboard") + VIEWS + ("scorekeeper.evaluation", "scorekeeper.training", "torch"),
-    "table_session": ("scorekeeper.scoreboard",) + VIEWS + TOOLING,
-    "scoreboard": ("scorekeeper.camera", "scorekeeper.table_session") + VIEWS + TOOLING,
-    "serve": VIEWS + TOOLING,
-    "testbed": VIEWS + ("scorekeeper.training", "torch"),
+ALLOWED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "safe_input": ((), ()),
+    "safe_output": ((), ()),
+    "safe_npz": (("safe_input",), NUMBERS),
+    "settings": (FILES, ()),
+    "terminal": ((), ()),
+    "errors": ((), ()),
+    "rules": (("errors", "safe_input"), ()),
+    "game": (("rules",) + FILES, ()),
+    "coach": (("errors", "game", "rules", "safe_npz", "safe_output"), NUMBERS),
+    "stats": (("coach", "errors", "game", "rules") + FILES, ()),
+    "scoreboard": (("game", "rules"), ()),
+    "export": (("errors", "game", "rules", "scoreboard", "stats") + FILES, QT),
+    "serve": (("errors", "game", "rules", "scoreboard"), ("aiohttp", "segno")),
+    "vision": (("rules", "safe_npz") + FILES, PICTURES + ("onnxruntime",)),
+    "synthetic": (("vision",), PICTURES),
+    "evaluation": (("synthetic", "vision") + FILES, PICTURES),
+    "training": (("evaluation", "synthetic", "vision") + FILES, PICTURES + ("onnx", "onnxruntime", "torch")),
+    "camera": (("synthetic", "vision") + FILES, PICTURES),
+    "table_session": (("camera", "coach", "errors", "game", "rules", "vision") + FILES, PICTURES),
+    "ui": (
+        ("camera", "coach", "errors", "export", "game", "rules", "scoreboard", "serve", "settings", "stats", "table_session", "vision") + FILES,
+        QT + NUMBERS,
+    ),
+    "cli": (
+        (
+            "scorekeeper", "camera", "coach", "errors", "evaluation", "export", "game", "rules", "serve", "stats", "synthetic",
+            "table_session", "terminal", "training", "ui", "vision",
+        )
+        + FILES,
+        PICTURES,
+    ),
+    "testbed": (("camera", "evaluation", "game", "rules", "synthetic", "table_session", "vision") + FILES, PICTURES),
+    "__main__": (("cli",), ()),
+    "scorekeeper": ((), ()),
 }
-"""Data flows one way, frames -> reader (vision) -> camera (roll-taking) -> table session -> views: a package
-never imports the ones above it, nor Qt, anywhere (not even inside a function). The phones'
-scoreboard (serve) is a view without Qt, which the window and the command line start. The runtime
-reader imports no renderer, evaluation or training code; the renderer (the demo table draws with
-it), the evaluation tooling and the tests' and benchmarks' tables (testbed) import no training code."""
+"""Each package (and each module beside the packages) of scorekeeper/: the program's own packages it may
+import, then the libraries beyond the standard library, anywhere in it (inside a function too).
+Data flows one way: frames -> reader (vision) -> camera (roll-taking) -> table session -> views
+(ui, and serve, the phones' scoreboard without Qt), the game (rules -> game) under all of them and
+the command line over everything. The runtime reader imports no renderer, evaluation or training
+code; the renderer (the demo table draws with it) and the evaluation tooling import no training
+code; the tests' and benchmarks' tables (testbed) import no views or training code; the file helpers and the root of the errors lean on nothing. ``scorekeeper`` is the package itself (its version)."""
 
 
-def layered_files() -> list[Path]:
-    return sorted(path for package in LAYERS for path in (PACKAGE / package).rglob("*.py"))
+def package_of(module: str) -> str:
+    """The key of :data:`ALLOWED` that ``module`` (a dotted name of the program's) belongs to."""
+    parts = module.split(".")
+    if len(parts) > 1 and ((PACKAGE / parts[1]).is_dir() or (PACKAGE / f"{parts[1]}.py").is_file()):
+        return parts[1]
+    return "scorekeeper"
 
 
-@pytest.mark.parametrize("path", layered_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_each_layer_imports_nothing_above_it(path: Path) -> None:
-    above = LAYERS[path.relative_to(PACKAGE).parts[0]]
-    bad = [name for name in imported_modules(path) if name.startswith(above)]
-    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+def module_name(path: Path) -> str:
+    """The dotted name of the file ``path`` under scorekeeper/."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def every_import(path: Path, module: str) -> list[str]:
+    """Every module ``path`` (the module ``module``) imports, anywhere in it, relative imports made
+    absolute; ``from X import Y`` names ``X.Y``, which is either the module Y or a name in X."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = module if path.name == "__init__.py" else module.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            source = (node.module or "") if node.level == 0 else ".".join(filter(None, (base, node.module)))
+            names.extend(f"{source}.{alias.name}" for alias in node.names)
+    return names
+
+
+def forbidden_imports(path: Path, module: str) -> list[str]:
+    """The imports of ``path`` (the module ``module``) that :data:`ALLOWED` does not allow its package."""
+    own = package_of(module)
+    packages, libraries = ALLOWED[own]
+    bad = []
+    for name in every_import(path, module):
+        top = name.split(".")[0]
+        if top == "scorekeeper":
+            if package_of(name) not in (own, *packages):
+                bad.append(name)
+        elif top not in sys.stdlib_module_names and top != "__future__" and top not in libraries:
+            bad.append(name)
+    return bad
+
+
+def test_every_package_has_its_allowed_imports_listed() -> None:
+    present = {path.stem if path.is_file() else path.name for path in PACKAGE.iterdir() if path.suffix == ".py" or (path / "__init__.py").is_file()}
+    assert set(ALLOWED) == (present - {"__init__"}) | {"scorekeeper"}
+
+
+def test_the_allowed_imports_go_one_way() -> None:
+    reach = {package: set(allowed) for package, (allowed, _) in ALLOWED.items()}
+    for _ in reach:
+        for package, reached in reach.items():
+            reached.update(*(reach[other] for other in list(reached)))
+    assert [package for package, reached in reach.items() if package in reached] == []
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_package_imports_only_what_it_is_allowed(path: Path) -> None:
+    bad = forbidden_imports(path, module_name(path))
+    assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}, which {package_of(module_name(path))} may not"
+
+
+def test_the_layering_check_catches_an_upward_import(tmp_path: Path) -> None:
+    sneaky = tmp_path / "sneaky.py"
+    sneaky.write_text(
+        "import os\nimport numpy\nfrom scorekeeper.rules import load_rules\n"
+        "def f():\n    from scorekeeper.stats.history import remember_game\n    from ..ui import race_view\n"
+    )
+    assert forbidden_imports(sneaky, "scorekeeper.game.sneaky") == ["numpy", "scorekeeper.stats.history.remember_game", "scorekeeper.ui.race_view"]
+    assert forbidden_imports(sneaky, "scorekeeper.cli.sneaky") == []
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Which of the modules of the package at ``root`` each imports (anywhere, even inside a function
+    or for type checking only): ``from X import Y`` reaches the module X.Y where there is one, else X."""
+    files = {".".join(path.relative_to(root.parent).with_suffix("").parts).removesuffix(".__init__"): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        graph[module] = set()
+        for name in every_import(path, module):
+            parent = name.rpartition(".")[0]
+            reached = name if name in files else parent if parent in files else None
+            if reached is not None and reached != module:
+                graph[module].add(reached)
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One circle of imports in ``graph`` (its modules in order, the first again at the end); empty if none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(module: str) -> list[str]:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return []
+        path.append(module)
+        for reached in sorted(graph[module]):
+            if found := visit(reached):
+                return found
+        path.pop()
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        if found := visit(module):
+            return found
+    return []
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    graph = import_graph(PACKAGE)
+    assert len(graph) > 150 and "scorekeeper.camera.frames" in graph["scorekeeper.camera.demo_table"]
+    assert a_cycle(graph) == []
+
+
+def test_the_circle_check_finds_a_circle(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.b import thing\n")
+    (package / "b.py").write_text("thing = 1\ndef f():\n    from . import c\n")
+    (package / "c.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.a\n")
+    graph = import_graph(package)
+    assert graph == {"pkg": set(), "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.c"}, "pkg.c": {"pkg.a"}}
+    assert a_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+    (package / "c.py").write_text("import pkg\n")
+    assert a_cycle(import_graph(package)) == []
 
 
 def test_the_layered_packages_are_there() -> None:

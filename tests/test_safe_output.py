@@ -53,6 +53,22 @@ def call_name(node: ast.Call) -> str | None:
     return f".{function.attr}" if function.attr in WRITING_METHODS else None
 
 
+def saves_a_path(node: ast.Call) -> bool:
+    """Whether ``node`` is a ``.save(...)`` given a file's name (Qt's ``QPixmap.save(str(path))``, which
+    writes the file in place): Qt's ``fileName``, or first a ``str(...)``, an f-string or a string constant."""
+    function = node.func
+    if not isinstance(function, ast.Attribute) or function.attr != "save":
+        return False
+    if any(k.arg == "fileName" for k in node.keywords):
+        return True
+    return any(
+        isinstance(arg, ast.JoinedStr)
+        or (isinstance(arg, ast.Constant) and isinstance(arg.value, str))
+        or (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "str")
+        for arg in node.args[:1]
+    )
+
+
 def opens_for_writing(node: ast.Call) -> bool:
     """Whether ``node`` is ``open(...)`` (or ``os.open``) asking to write."""
     function = node.func
@@ -70,7 +86,7 @@ def writes_in(source: str) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
-            name = call_name(node) or ("open" if opens_for_writing(node) else None)
+            name = call_name(node) or ("open" if opens_for_writing(node) else ".save" if saves_a_path(node) else None)
             if name is not None:
                 found.append(name)
     return found
@@ -111,11 +127,15 @@ tmp.write_bytes(data)
 cv2.imwrite(str(path), image)
 np.savez(stream, **arrays)
 handle = os.open(path, os.O_WRONLY | os.O_CREAT)
+saved = window.grab().save(str(screenshot.path))
+image.save(f"{stem}.png", "PNG")
+picture.save(fileName=name + ".jpg")
 """
     assert sorted(writes_in(source)) == sorted(
-        ["tempfile.mkstemp", "open", "os.fsync", "os.replace", ".write_text", ".write_bytes", "cv2.imwrite", "np.savez", "open"]
+        ["tempfile.mkstemp", "open", "os.fsync", "os.replace", ".write_text", ".write_bytes", "cv2.imwrite", "np.savez", "open", ".save", ".save", ".save"]
     )
     assert writes_in("text = name.replace('-', '_')\nkept = replace(kept, damage=None)\nwith open(path) as f: f.read()\n") == []
+    assert writes_in("painter.save()\npicture.save(buffer, 'PNG')\nself.learner.save(self.path)\n") == [], "a painter's state, into memory, or the program's own savers"
 
 
 # --- what the helper does -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage, QPixmap
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +22,7 @@ from scorekeeper.game.journal import Journal, read_journal
 from scorekeeper.camera.sources import SourceError
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table_session import scoring_mask
+from scorekeeper.ui.app import save_picture
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.main_window import MainWindow, WindowOptions
 from scorekeeper.ui.resume_dialog import ResumeDialog
@@ -183,6 +184,20 @@ def test_the_score_sheet_exports_as_pdf_from_the_window(qtbot: QtBot, tmp_path: 
     assert "Ann 250 0" in lines and "Bob 0 0" in lines
     assert any(line.startswith("Started ") and "; exported " in line for line in lines)
     window.close()
+
+
+def test_a_screenshot_is_written_whole_or_not_at_all(qtbot: QtBot, tmp_path: Path) -> None:
+    picture = QPixmap(40, 30)
+    picture.fill(QColor("red"))
+    shot = tmp_path / "shot.png"
+    shot.write_bytes(b"an older screenshot")
+    assert save_picture(picture, shot) is None
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (40, 30) and image.pixelColor(5, 5) == QColor("red")
+    said = save_picture(picture, tmp_path / "shot.notapicture")
+    assert said is not None and "'.notapicture' names no picture format" in said
+    assert save_picture(picture, tmp_path / "no folder" / "shot.png") is not None
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["shot.png"], "no half-written or temporary file"
 
 
 @pytest.mark.slow

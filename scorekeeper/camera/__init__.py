@@ -21,12 +21,12 @@ from scorekeeper.camera.calibration import (
     save_profile,
     split_by_area,
 )
+from scorekeeper.camera.frames import Frame
 from scorekeeper.camera.settling import EventKind, SettleError, SettleEvent, SettleParams, Settler, TableState
 from scorekeeper.camera.sources import (
     CameraLost,
     DiceSource,
     MarkedDiceSource,
-    Frame,
     FrameSource,
     ImageFolderSource,
     ReconnectingSource,

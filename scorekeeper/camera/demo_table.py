@@ -29,7 +29,7 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.camera.sources import BaseSource, Frame
+from scorekeeper.camera.frames import BaseSource, Frame
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.die import DieLook, DiePose
 from scorekeeper.synthetic.layout import touching_spot

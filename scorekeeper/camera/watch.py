@@ -32,7 +32,8 @@ from scorekeeper.camera.calibration import CalibrationProfile, split_by_area
 from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.motion import CameraMotion
 from scorekeeper.camera.settling import EventKind, SettleEvent, SettleParams, Settler, TableState, one_box_per_die
-from scorekeeper.camera.sources import Frame, FrameSource
+from scorekeeper.camera.frames import Frame
+from scorekeeper.camera.sources import FrameSource
 from scorekeeper.vision.reader import OnnxDiceReader, open_reader
 from scorekeeper.vision.detections import Detections, DiceReader
 

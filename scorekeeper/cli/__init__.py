@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from scorekeeper import __version__
 from scorekeeper.cli import window
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.terminal import visible
 
 COMMANDS = {
@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(listed)
     try:
         status: int = args.run(args)
-    except FarkleError as exc:
+    except ScorekeeperError as exc:
         print(visible(f"scorekeeper {args.command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

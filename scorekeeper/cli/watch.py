@@ -25,6 +25,7 @@ from scorekeeper.camera.sources import (
     shown_address,
 )
 from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.table_session.marks import MarksInPlay
 from scorekeeper.table_session.table_colours import TableColours, teach_from_labels
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
     if args.game:
         try:
             game, chooser = _game(args)
-        except FarkleError as exc:
+        except ScorekeeperError as exc:
             return _fail(str(exc))
     try:
         profile = _profile(args)

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     # before Qt is imported: PySide6's own libraries need some of what the plugin needs
     check_qt_platform()
     from scorekeeper.ui.app import Screenshot, run_window
-    from scorekeeper.ui.main_window import WindowOptions
+    from scorekeeper.ui.window_options import WindowOptions
 
     options = WindowOptions(
         source=args.source,

@@ -25,10 +25,11 @@ from scorekeeper.coach.solver import (
     win_table,
     win_value,
 )
-from scorekeeper.rules import MAX_TARGET, FarkleError, GameKind, RuleSet
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.rules import MAX_TARGET, GameKind, RuleSet
 
 
-class CoachError(FarkleError):
+class CoachError(ScorekeeperError):
     """The coach cannot advise under these rules, or was asked about a state that cannot be."""
 
 

@@ -29,6 +29,8 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 LABEL_FIXES_DIR = Path(__file__).with_name("label_fixes")
 """The reviewed label fixes of known data sets, one ``NAME.csv`` per folder name."""
+MAX_LABEL_FIXES_BYTES = 10_000_000
+"""The largest label fixes file read (a data set's fixes run to some kilobytes)."""
 
 
 class DatasetError(ValueError):
@@ -195,10 +197,10 @@ def read_label_fixes(path: Path) -> list[LabelFix]:
     labelled empty for a die the labels leave out; seen ``-`` for a labelled box with nothing the
     game can score; box and labelled empty with seen ``-`` for a photo left out whole)."""
     try:
-        with Path(path).open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.DictReader(handle))
-    except OSError as exc:
-        raise DatasetError(f"cannot read label fixes {path}: {exc.strerror}") from None
+        text = read_text(path, "label fixes file", DatasetError, limit=MAX_LABEL_FIXES_BYTES)
+    except DatasetError as exc:
+        raise DatasetError(f"cannot read label fixes: {exc}") from None
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
     fixes = []
     for number, row in enumerate(rows, start=2):
         try:

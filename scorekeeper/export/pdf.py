@@ -7,10 +7,11 @@ would not fit on the rest of the page, and the statistics or the rules start a n
 would be cut. A turn whose pictures one below another would be taller than a page prints them
 smaller, two or three to a line; one taller than a page even so (dozens of rolls) starts a page and
 goes on over the next, the heading row repeated. A plain function like the CSV and HTML exports;
-the one module outside ``scorekeeper.ui`` that imports Qt, so nothing loads it until a PDF is asked
-for (:func:`scorekeeper.export.write.sheet_bytes` imports it then): the command line starts without Qt.
-The score race is painted under the scores as vectors, by the window's own code
-(:func:`scorekeeper.ui.race_view.paint_race`), in the room the sheet's HTML keeps for it.
+with the race painter, the only modules outside ``scorekeeper.ui`` that import Qt, so nothing loads it
+until a PDF is asked for (:func:`scorekeeper.export.write.sheet_bytes` imports it then): the command
+line starts without Qt. The score race is painted under the scores as vectors, by the painter the
+window uses too (:func:`scorekeeper.export.race_painter.paint_race`), in the room the sheet's HTML
+keeps for it.
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication
 
-from scorekeeper.export import ExportError, ScoreSheet, html_text, score_sheet
-from scorekeeper.export.writers import RACE_HEADING, PageBreaks, thumbnail_width
+from scorekeeper.export.race_painter import paint_race
+from scorekeeper.export.sheet import ScoreSheet, score_sheet
+from scorekeeper.export.writers import RACE_HEADING, ExportError, PageBreaks, html_text, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus, read_photo
-from scorekeeper.ui.race_view import paint_race
 
 MARGIN_MM = 15
 """The page's margins, millimetres."""

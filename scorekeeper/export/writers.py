@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
-from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto
+from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto, read_photo
 from scorekeeper.game.save import game_file_kind
-from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import quote, read_head
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.scoreboard.race_svg import race_svg
@@ -87,7 +87,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """How a cell begins that a spreadsheet would run as a formula (OWASP, CSV injection)."""
 
 
-class ExportError(FarkleError):
+class ExportError(ScorekeeperError):
     """A score sheet that cannot be written; no file is left half-written."""
 
 
@@ -204,15 +204,13 @@ def thumbnail_width(players: int) -> int:
 
 
 def embedded(photo: RollPhoto) -> tuple[RollPhoto, str | None]:
-    """The picture as a ``data:`` address holding its bytes as the game kept them, read now; or,
+    """The picture as a ``data:`` address holding its bytes as the game kept them, read now within
+    bounds (:func:`~scorekeeper.game.photos.read_photo`: a pipe or a device is never opened); or,
     where it is gone since it was checked, is no longer what its name says or is no JPEG, the
     picture marked missing or damaged and no address."""
-    try:
-        data = photo.path.read_bytes()
-    except FileNotFoundError:
-        return replace(photo, status=PhotoStatus.MISSING), None
-    except OSError:
-        return replace(photo, status=PhotoStatus.DAMAGED), None
+    data = read_photo(photo.path)
+    if data is None:
+        return replace(photo, status=PhotoStatus.DAMAGED if os.path.exists(photo.path) else PhotoStatus.MISSING), None
     if hashlib.sha256(data).hexdigest() != photo.name or not data.startswith(JPEG_START):
         return replace(photo, status=PhotoStatus.DAMAGED), None
     return photo, "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")

@@ -1,8 +1,8 @@
 """The game at a table: every step goes through here, into the journal, then to whoever listens.
 
 A :class:`GameController` owns the game and its journal, takes steps (refusals said, not
-raised), and tells its listeners, plain callables, when the game moved on, what was refused and
-what to tell the table. The window listens through Qt signals (``ui/controller.py``); the
+raised), and tells its listeners, plain callables, when the game moved on, what was refused, what
+to tell the table and that a game ended. The window listens through Qt signals (``ui/controller.py``); the
 camera game from the command line and the tests listen directly.
 
 >>> from scorekeeper.rules import load_rules
@@ -50,6 +50,9 @@ class GameController:
         self.on_done: list[Callable[[str], None]] = []
         """Called with a line confirming each step taken, undone or redone that did not just end a
         turn (a roll, a keep, a tap's correction, an undo): what happened, for the status line."""
+        self.on_game_over: list[Callable[[Path, Game], None]] = []
+        """Called with the journal's path and the game when a game kept in a journal has just been won
+        (the window keeps its numbers in the history cache)."""
 
     def _changed(self) -> None:
         for listener in list(self.on_changed):
@@ -137,10 +140,8 @@ class GameController:
         if state.over and len(state.history) > finished:
             self._notice(game_over(state))
             if self.journal is not None:
-                # The statistics import the game: imported here, as the game ends, not the other way round.
-                from scorekeeper.stats.history import remember_game
-
-                remember_game(self.home, self.journal.path, self.game)
+                for ended in list(self.on_game_over):
+                    ended(self.journal.path, self.game)
         events = self.game.events[logged:]
         if len(events) == 1 and (len(state.history) <= finished or isinstance(events[0], Redone)):
             event = events[0]

@@ -6,9 +6,11 @@ what was wrong, so a user can fix it without reading the code.
 
 from __future__ import annotations
 
+from scorekeeper.errors import ScorekeeperError
 
-class FarkleError(ValueError):
-    """Base class of every error the rules engine and the game raise."""
+
+class FarkleError(ScorekeeperError):
+    """Base class of every error the rules engine and the game raise (and of no other package's)."""
 
 
 class RuleFileError(FarkleError):

@@ -3,7 +3,7 @@
 :func:`score_race` takes a game's log and keeps its steps in force, so an undo or a corrected turn
 gives a new race. :func:`race_drawing` lays the race out in a box of any size as plain shapes
 (shaded bands, rules, one trace per player, crosses, labels); the window, table mode and the PDF
-paint those shapes with Qt's painter (:mod:`scorekeeper.ui.race_view`), the phone page and the HTML
+paint those shapes with Qt's painter (:mod:`scorekeeper.export.race_painter`), the phone page and the HTML
 sheet write them as SVG (:mod:`scorekeeper.scoreboard.race_svg`), so all four show the same chart.
 
 >>> from scorekeeper.game import Game

@@ -28,7 +28,7 @@ from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 from aiohttp.web_server import Server
 
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import ScorekeeperError
 
 SECURITY_HEADERS = {
     "Cache-Control": "no-store",
@@ -47,7 +47,7 @@ LOG_EVERY_SECONDS = 10.0
 """At most one line about malformed requests in this many seconds."""
 
 
-class ConnectionLimitsError(FarkleError):
+class ConnectionLimitsError(ScorekeeperError):
     """A connection limit that no server can keep (no connection at all, or no time to send a request)."""
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.game.photos import read_photo, roll_photo
 from scorekeeper.serve.board import Board
 from scorekeeper.serve.connections import BACKLOG, SECURITY_HEADERS, ConnectionLimits, Connections, GuardedConnection
@@ -48,7 +48,7 @@ KEEPALIVE_SECONDS = 15.0
 """How long an update stream stays quiet before a comment line checks the phone is still there."""
 
 
-class ServeError(FarkleError):
+class ServeError(ScorekeeperError):
     """The scoreboard server cannot start (the address cannot be bound, say)."""
 
 

@@ -39,6 +39,7 @@ from scorekeeper.game import Event, Game, GameState, PlayerAdded, event_to_dict
 from scorekeeper.game.games_folder import games_folder, had_a_roll
 from scorekeeper.game.journal import SUFFIX
 from scorekeeper.game.save import game_file_kind, load_played
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import FarkleError
 from scorekeeper.safe_input import parse_json, quote, read_text
 from scorekeeper.safe_output import write_atomically
@@ -62,7 +63,7 @@ GAME_ENDINGS = (SUFFIX, ".json")
 """The endings of the files in the games folder that may hold a game (journals, saved games)."""
 
 
-class HistoryError(FarkleError):
+class HistoryError(ScorekeeperError):
     """A history that cannot be given as asked (no such player, no games under such rules), or a
     merge refused; the message says what was wrong and what to do."""
 

@@ -24,6 +24,7 @@ from scorekeeper.game import Action, Banked, Farkled, FreshDice, Game, GameState
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.sources import DiceSource, MarkedDiceSource
 from scorekeeper.camera.watch import Watcher
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.safe_input import quote, read_text
 from scorekeeper.table_session.marks import doubt_text, wild_in_roll
@@ -37,7 +38,7 @@ MAX_DECISIONS_BYTES = 1_000_000
 """The largest decisions file read: a whole evening's choices take a few kilobytes."""
 
 
-class DecisionsError(FarkleError):
+class DecisionsError(ScorekeeperError):
     """A decisions file that cannot be read, or that does not fit the game the camera sees."""
 
 

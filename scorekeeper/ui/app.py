@@ -7,13 +7,17 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QBuffer, QIODevice, QTimer
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QApplication
 
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.rules import FarkleError, load_rules
+from scorekeeper.safe_input import quote
+from scorekeeper.safe_output import write_atomically
 from scorekeeper.ui.controller import GameController
-from scorekeeper.ui.main_window import MainWindow, WindowOptions
+from scorekeeper.ui.main_window import MainWindow
+from scorekeeper.ui.window_options import WindowOptions
 from scorekeeper.ui.worker import wait_for_lingering
 
 EXIT_WAIT_MS = 10_000
@@ -49,6 +53,20 @@ def say_where_the_game_went(controller: GameController, started: bool) -> None:
     print(f"scorekeeper: this run's game is in {journal.path}, set aside (not offered for resume)", flush=True)
 
 
+def save_picture(picture: QPixmap, path: Path) -> str | None:
+    """Write ``picture`` to ``path`` in the format its suffix names (a PNG for ``.png``), whole or not
+    at all (:func:`~scorekeeper.safe_output.write_atomically`); None, else why it could not be."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not picture.save(buffer, path.suffix.removeprefix(".").upper() or None):
+        return f"{quote(path.suffix) if path.suffix else 'a name without a suffix'} names no picture format; end the name in .png"
+    try:
+        write_atomically(path, bytes(buffer.data().data()))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def run_window(options: WindowOptions, screenshot: Screenshot | None = None, home: Path | None = None) -> int:
     """Open the window and run it until it is closed; returns the exit status."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -66,9 +84,10 @@ def run_window(options: WindowOptions, screenshot: Screenshot | None = None, hom
     if screenshot is not None:
 
         def shoot() -> None:
-            saved = window.grab().save(str(screenshot.path))
-            if not saved:
-                print(f"scorekeeper: cannot save the screenshot to {screenshot.path}", file=sys.stderr)
+            problem = save_picture(window.grab(), screenshot.path)
+            saved = problem is None
+            if problem is not None:
+                print(f"scorekeeper: cannot save the screenshot to {screenshot.path}: {problem}", file=sys.stderr)
             say_where_the_game_went(controller, started=options.resume is None)
             window.close()
             app.exit(0 if saved else 2)

@@ -34,7 +34,7 @@ from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader, marked_opener
 
 if TYPE_CHECKING:
-    from scorekeeper.ui.main_window import WindowOptions
+    from scorekeeper.ui.window_options import WindowOptions
 
 
 

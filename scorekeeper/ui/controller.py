@@ -1,13 +1,16 @@
 """The window's game controller: :class:`scorekeeper.game.controller.GameController` with its
-callbacks sent on as Qt signals, so a widget connects to them and is let go of when it closes."""
+callbacks sent on as Qt signals, so a widget connects to them and is let go of when it closes; each
+game won is kept in the home's history cache as it ends."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from scorekeeper.game.controller import GameController as PlainController
+from scorekeeper.stats.history import remember_game
 
 
 class ControllerSignals(QObject):
@@ -39,3 +42,4 @@ class GameController(PlainController):
         self.on_refused.append(self.refused.emit)
         self.on_notice.append(self.notice.emit)
         self.on_done.append(self.done.emit)
+        self.on_game_over.append(partial(remember_game, home))

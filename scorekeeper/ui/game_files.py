@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.export import write_sheet
 from scorekeeper.export.writers import SHEET_FILES, written_words
 from scorekeeper.game.photos import delete_game
@@ -116,7 +117,7 @@ class GameFiles:
         journal = self._controller.journal
         try:
             write_sheet(self._controller.events, path, kind, journal.path if journal is not None else None)
-        except (FarkleError, OSError) as exc:
+        except (ScorekeeperError, OSError) as exc:
             QMessageBox.warning(self._window, "Export failed", str(exc))
             return False
         self._say(written_words(path, kind))

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
-from scorekeeper.rules import GameKind, RuleSet
+from scorekeeper.rules import GameKind
 from scorekeeper.scoreboard.banner import BannerKind, banner_of
 from scorekeeper.serve import network_address
 from scorekeeper.settings import load_settings
@@ -32,6 +31,7 @@ from scorekeeper.ui.table_mode_switch import TableModeSwitch, WindowPages
 from scorekeeper.ui.turn_panel import TurnPanel, big
 from scorekeeper.ui.window_camera import WindowCamera
 from scorekeeper.ui.window_menus import build_menus
+from scorekeeper.ui.window_options import WindowOptions
 
 if TYPE_CHECKING:
     from scorekeeper.ui.worker import ReaderFactory, SourceOpener
@@ -43,28 +43,6 @@ BANNER_STYLES = {
     BannerKind.LAST_LAP: "background: #f39c12; color: black; padding: 8px",
 }
 """The banner's colours for each thing it announces."""
-
-
-@dataclass(frozen=True)
-class WindowOptions:
-    """What the command line asked of the window."""
-
-    source: str | None = None
-    """``webcam:N``, ``video:PATH``, ``images:DIR``, ``demo`` or an IP camera's address; None: the first
-    webcam, else the demo table."""
-    rules: RuleSet | None = None
-    """Rules for a game started from the command line."""
-    players: tuple[str, ...] = ()
-    """Players of a game started from the command line."""
-    target: int | None = None
-    """Target of a game started from the command line."""
-    resume: Path | None = None
-    """A journal to go on with."""
-    calibration: Path | None = None
-    """A calibration profile to use instead of the last one saved."""
-    keep_photos: bool = True
-    """Whether rolls keep their pictures in this session (``--no-photos``: none; the saved
-    setting can switch them off as well)."""
 
 
 class MainWindow(QMainWindow):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.serve import BackgroundServer, NoNetwork, Reach, Sharing
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.phone_dialog import PhoneDialog
@@ -78,7 +78,7 @@ class PhoneSharing:
         server = BackgroundServer(game, sharing.host)
         try:
             server.start()
-        except FarkleError as exc:
+        except ScorekeeperError as exc:
             QMessageBox.warning(self._window, "Scoreboard on phones", f"The scoreboard cannot be shared: {exc}")
             return False
         self.server, self.sharing = server, sharing

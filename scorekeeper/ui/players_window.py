@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.export import write_sheet
 from scorekeeper.game.games_folder import games_folder
 from scorekeeper.game.save import game_file_kind, load_events
-from scorekeeper.rules import FarkleError
 from scorekeeper.stats.history import (
     PLAYER_COLUMNS,
     GamesRead,
@@ -319,7 +319,7 @@ class PlayersWindow(QDialog):
         """Merge the player ``name`` into ``into``; says why where it is refused."""
         try:
             merge_players(self._home, self._read, name, into)
-        except FarkleError as exc:
+        except ScorekeeperError as exc:
             QMessageBox.warning(self, "Cannot merge", str(exc))
             return False
         except OSError as exc:
@@ -348,7 +348,7 @@ class PlayersWindow(QDialog):
         """Undo the merge of the name ``name``; says why where it cannot be."""
         try:
             unmerge_player(self._home, name)
-        except FarkleError as exc:
+        except ScorekeeperError as exc:
             QMessageBox.warning(self, "Cannot undo the merge", str(exc))
             return False
         except OSError as exc:
@@ -371,7 +371,7 @@ class PlayersWindow(QDialog):
         try:
             events, _ = load_events(game)
             write_sheet(events, sheet, "html", game if game_file_kind(game) == "journal" else None)
-        except (FarkleError, OSError) as exc:
+        except (ScorekeeperError, OSError) as exc:
             QMessageBox.warning(self, "Cannot open the score sheet", str(exc))
             return None
         if not self._open_url(QUrl.fromLocalFile(str(sheet))):

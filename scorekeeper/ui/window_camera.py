@@ -17,7 +17,7 @@ from scorekeeper.ui.turn_panel import big
 
 if TYPE_CHECKING:
     from scorekeeper.ui.camera_pane import CameraPane
-    from scorekeeper.ui.main_window import WindowOptions
+    from scorekeeper.ui.window_options import WindowOptions
     from scorekeeper.ui.worker import ReaderFactory, SourceOpener
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,12 @@
+"""The root of the program's own errors, so that a handler meaning "any of ours" names one class.
+
+The rules engine and the game raise :class:`~scorekeeper.rules.FarkleError`; the packages above them
+(export, the history, the phones' scoreboard, the coach, the camera game) raise errors of their
+own, each derived from :class:`ScorekeeperError`, not from the rules' base.
+"""
+
+from __future__ import annotations
+
+
+class ScorekeeperError(ValueError):
+    """Base class of the errors of the program's packages; the message quotes the bad input."""
