@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from scorekeeper.camera.calibration import CalibrationProfile
 from scorekeeper.camera.demo_table import Choreography, render_scene
 from scorekeeper.camera.settling import EventKind, SettleEvent
-from scorekeeper.camera.sources import BaseSource, Frame
+from scorekeeper.camera.frames import BaseSource, Frame
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.evaluation.dataset import parse_yolo_labels
 from scorekeeper.vision.detections import DiceReader, Detections
