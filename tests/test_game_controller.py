@@ -144,3 +144,22 @@ def test_undo_and_redo_of_the_keep_that_won_name_the_winner(tmp_path: Path) -> N
     assert done[-1] == "Undone: Ann's keep of 4 4 4 4 4 4. Now Ann's roll 4 4 4 4 4 4 is on the table, 0 this turn."
     assert controller.act(lambda game: game.redo())
     assert done[-1] == "Redone: Ann's keep of 4 4 4 4 4 4. Game over: Ann wins!"
+
+
+def test_each_game_put_on_the_table_gets_a_number_of_its_own(tmp_path: Path) -> None:
+    play = GameController(tmp_path)
+    numbers = [play.game_number]
+    play.start(load_rules("retail"), ["Ann", "Bob"])
+    numbers.append(play.game_number)
+    play.take(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
+    play.take(Kept(Dice.from_str("1 5")))
+    play.take(Banked())
+    assert play.game_number == numbers[-1], "steps of play keep the game's number"
+    assert play.edit_turn(0, [DiceRolled(Dice.from_str("1 1 1 2 3 4")), Kept(Dice.from_str("1 1 1")), Banked()])
+    numbers.append(play.game_number)
+    assert play.journal is not None
+    path = play.journal.path
+    play.close()
+    assert play.resume(path) is None
+    numbers.append(play.game_number)
+    assert len(set(numbers)) == len(numbers), "a start, a history edit and a resume each put a new game on the table"

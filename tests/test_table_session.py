@@ -317,3 +317,28 @@ def test_no_module_follows_the_game_by_object_identity() -> None:
             if any(isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id == "id" for key in keys):
                 found.append(f"{path.name}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_a_question_goes_when_a_game_is_put_on_the_table_even_the_same_game_object(tmp_path: Path) -> None:
+    """What applies to a game is keyed on the controller's number for it, not on the game object's
+    ``id()`` (which a later game may reuse)."""
+    table = Table(tmp_path)
+    table.step(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
+    table.step(Kept(Dice.from_str("1 5")))
+    table.settle(dice("1 5 2 2 3 6"))
+    assert "6 dice in the rolling area" in table.session.prompt
+    table.controller.game = table.game
+    table.session.game_changed()
+    assert table.session.prompt == "", "a game put on the table again is a new game to the session"
+
+
+def test_the_table_session_calls_no_id() -> None:
+    """No module of the table session tells games or dice apart by ``id()``."""
+    folder = Path(scorekeeper.__file__).parent / "table_session"
+    calls = [
+        f"{path.name}: {ast.unparse(node)}"
+        for path in sorted(folder.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
+    ]
+    assert calls == []

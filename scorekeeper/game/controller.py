@@ -37,8 +37,11 @@ class GameController:
         """``game``: a game to go on with that no journal keeps (the camera game from the command line)."""
         self.home = home
         """The folder holding the games' journals."""
-        self.game: Game | None = game
-        """The game on the table, if one is started."""
+        self.game_number = 0
+        """How many games have been put on the table (started, resumed, rebuilt by an edit, or set):
+        a value that names the game on the table, for what applies to that game only."""
+        self._game: Game | None = None
+        self.game = game
         self.journal: Journal | None = None
         """Its journal, if it keeps one."""
         self.on_changed: list[Callable[[], None]] = []
@@ -50,6 +53,16 @@ class GameController:
         self.on_done: list[Callable[[str], None]] = []
         """Called with a line confirming each step taken, undone or redone that did not just end a
         turn (a roll, a keep, a tap's correction, an undo): what happened, for the status line."""
+
+    @property
+    def game(self) -> Game | None:
+        """The game on the table, if one is started."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self._game = game
+        self.game_number += 1
 
     def _changed(self) -> None:
         for listener in list(self.on_changed):

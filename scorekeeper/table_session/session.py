@@ -339,9 +339,9 @@ class TableSession:
         """Where the game stands, for telling when a question stopped applying."""
         state = self.state
         if state is None or state.turn is None:
-            return (id(self.play.game), None)
+            return (self.play.game_number, None)
         turn = state.turn
-        return (id(self.play.game), len(state.history), state.phase, turn.player, turn.dice_left, len(turn.rolls), len(turn.keeps))
+        return (self.play.game_number, len(state.history), state.phase, turn.player, turn.dice_left, len(turn.rolls), len(turn.keeps))
 
     def ask(self, text: str) -> None:
         """Say ``text`` to the players until the game or the table moves on."""
@@ -375,7 +375,7 @@ class TableSession:
         if state is None:
             return False
         history, rolls, game = self._taken_at
-        if game != id(self.play.game):
+        if game != self.play.game_number:
             return False
         if len(state.history) != history:
             return len(state.history) > history
@@ -526,7 +526,7 @@ class TableSession:
         dice.unsure = [False] * len(dice.values)
         dice.doubt = [""] * len(dice.values)
         state = self.state
-        self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, id(self.play.game))
+        self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, self.play.game_number)
         self.taken = dice
         self.on_table = True
         self._moved = False
