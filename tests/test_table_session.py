@@ -4,9 +4,11 @@ drawn, and the dice the game expects."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import scorekeeper
 from scorekeeper.game import Banked, DiceRolled, DieCorrected, Farkled, Game, Kept
@@ -14,6 +16,7 @@ from scorekeeper.game.controller import GameController
 from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table_session import TableSession
+from scorekeeper.table_session.session import DieOnTable, TableDice, TableDiceError
 from scorekeeper.table_session.tap_pictures import pictures_named
 from scorekeeper.vision.corrections import load_corrections, withdrawn_states
 from scorekeeper.vision.detections import Detections
@@ -342,3 +345,23 @@ def test_the_table_session_calls_no_id() -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
     ]
     assert calls == []
+
+
+def test_dice_on_the_table_are_a_frozen_value_a_tap_replaces() -> None:
+    found = dice("2 3 4", [0.95, 0.5, 0.95])
+    read = TableDice.from_detections(found, [False, True, False], ["", "w", ""], ["", "", "r"])
+    assert [(die.value, die.mark, die.unsure, die.doubt) for die in read.dice] == [(2, "", False, ""), (3, "w", True, ""), (4, "", False, "r")]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.dice[0].value = 5  # type: ignore[misc]
+    box = read.dice[1].box
+    tapped = read.showing(box, "5")
+    assert [die.value for die in tapped.dice] == [2, 5, 4] and [die.value for die in read.dice] == [2, 3, 4], "the dice before the tap stay as they were"
+    assert tapped.dice[1].mark == "" and tapped.dice[1].unsure, "the face and mark change; the flag waits for the confirmation"
+    assert [die.value for die in read.showing(box, None).dice] == [2, 4], "no die there"
+    assert read.showing((1.0, 2.0, 3.0, 4.0), "6").dice[-1] == DieOnTable((1.0, 2.0, 3.0, 4.0), 6), "a missed die tapped in"
+    assert not read.confirmed(box).dice[1].unsure and read.told("r").dice[2].doubt == "" and not any(die.unsure or die.doubt for die in read.settled().dice)
+
+
+def test_dice_on_the_table_refuse_flags_that_do_not_go_one_to_a_die() -> None:
+    with pytest.raises(TableDiceError, match=r"\[True\], \[''\] and \[''\] for 2 dice"):
+        TableDice.from_detections(dice("2 3"), [True], [""], [""])
