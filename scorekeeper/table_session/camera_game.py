@@ -149,7 +149,7 @@ class CameraGame:
         colours: bool = False,
     ) -> None:
         """``say`` is told each roll, keep, bank, Farkle, question and the winner as they happen;
-        ``corrections`` is the folder the home of the game keeps them in. ``profile``,
+        ``corrections`` is the players' corrections folder, in the home the game plays from. ``profile``,
         ``kept_beside`` and ``colours``: the table's calibration, where it keeps what it learns and
         whether it tells marks by the dice's colours (see :class:`CameraTable`)."""
         self.game = game
