@@ -66,15 +66,15 @@ def test_the_worker_names_closes_and_tells_a_dice_source_what_the_game_expects(q
         worker = CaptureWorker("film", CalibrationProfile(), reader=Blind, opener=lambda spec, profile: source)
         opened: list[str] = []
         worker.opened.connect(lambda name, note: opened.append(name))
-        worker.expect(3)
+        worker.throws.expect(3, None)
         worker.run()
-        worker.expect(0)
+        worker.throws.expect(0, None)
         assert opened == ["film (2 frames)"] and isinstance(source, Film) and source.closed
     assert isinstance(sources[1], Thrower) and sources[1].told == [3, 0]
 
 
 def test_sources_are_reached_through_their_protocol_not_by_looking_for_attributes() -> None:
-    for module in ("ui/worker.py", "table_session/camera_game.py"):
+    for module in ("ui/worker.py", "table_session/camera_game.py", "table_session/assembly.py"):
         tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
         names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
         attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}

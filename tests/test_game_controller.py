@@ -165,3 +165,22 @@ def test_a_game_no_journal_keeps_tells_no_one_it_ended(tmp_path: Path) -> None:
     assert controller.act(lambda game: game.roll("4 4 4 4 4 4"))
     assert controller.act(lambda game: game.keep("4 4 4 4 4 4"))
     assert controller.state is not None and controller.state.over and ended == []
+
+
+def test_each_game_put_on_the_table_gets_a_number_of_its_own(tmp_path: Path) -> None:
+    play = GameController(tmp_path)
+    numbers = [play.game_number]
+    play.start(load_rules("retail"), ["Ann", "Bob"])
+    numbers.append(play.game_number)
+    play.take(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
+    play.take(Kept(Dice.from_str("1 5")))
+    play.take(Banked())
+    assert play.game_number == numbers[-1], "steps of play keep the game's number"
+    assert play.edit_turn(0, [DiceRolled(Dice.from_str("1 1 1 2 3 4")), Kept(Dice.from_str("1 1 1")), Banked()])
+    numbers.append(play.game_number)
+    assert play.journal is not None
+    path = play.journal.path
+    play.close()
+    assert play.resume(path) is None
+    numbers.append(play.game_number)
+    assert len(set(numbers)) == len(numbers), "a start, a history edit and a resume each put a new game on the table"

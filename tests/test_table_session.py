@@ -4,9 +4,11 @@ drawn, and the dice the game expects."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import scorekeeper
 from scorekeeper.game import Banked, DiceRolled, DieCorrected, Farkled, Game, Kept
@@ -14,6 +16,7 @@ from scorekeeper.game.controller import GameController
 from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
 from scorekeeper.table_session import TableSession
+from scorekeeper.table_session.session import DieOnTable, TableDice, TableDiceError
 from scorekeeper.table_session.tap_pictures import pictures_named
 from scorekeeper.vision.corrections import load_corrections, withdrawn_states
 from scorekeeper.vision.detections import Detections
@@ -317,3 +320,48 @@ def test_no_module_follows_the_game_by_object_identity() -> None:
             if any(isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id == "id" for key in keys):
                 found.append(f"{path.name}: {ast.unparse(node)}")
     assert found == []
+
+
+def test_a_question_goes_when_a_game_is_put_on_the_table_even_the_same_game_object(tmp_path: Path) -> None:
+    """What applies to a game is keyed on the controller's number for it, not on the game object's
+    ``id()`` (which a later game may reuse)."""
+    table = Table(tmp_path)
+    table.step(DiceRolled(Dice.from_str("1 5 2 3 4 6")))
+    table.step(Kept(Dice.from_str("1 5")))
+    table.settle(dice("1 5 2 2 3 6"))
+    assert "6 dice in the rolling area" in table.session.prompt
+    table.controller.game = table.game
+    table.session.game_changed()
+    assert table.session.prompt == "", "a game put on the table again is a new game to the session"
+
+
+def test_the_table_session_calls_no_id() -> None:
+    """No module of the table session tells games or dice apart by ``id()``."""
+    folder = Path(scorekeeper.__file__).parent / "table_session"
+    calls = [
+        f"{path.name}: {ast.unparse(node)}"
+        for path in sorted(folder.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
+    ]
+    assert calls == []
+
+
+def test_dice_on_the_table_are_a_frozen_value_a_tap_replaces() -> None:
+    found = dice("2 3 4", [0.95, 0.5, 0.95])
+    read = TableDice.from_detections(found, [False, True, False], ["", "w", ""], ["", "", "r"])
+    assert [(die.value, die.mark, die.unsure, die.doubt) for die in read.dice] == [(2, "", False, ""), (3, "w", True, ""), (4, "", False, "r")]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        read.dice[0].value = 5  # type: ignore[misc]
+    box = read.dice[1].box
+    tapped = read.showing(box, "5")
+    assert [die.value for die in tapped.dice] == [2, 5, 4] and [die.value for die in read.dice] == [2, 3, 4], "the dice before the tap stay as they were"
+    assert tapped.dice[1].mark == "" and tapped.dice[1].unsure, "the face and mark change; the flag waits for the confirmation"
+    assert [die.value for die in read.showing(box, None).dice] == [2, 4], "no die there"
+    assert read.showing((1.0, 2.0, 3.0, 4.0), "6").dice[-1] == DieOnTable((1.0, 2.0, 3.0, 4.0), 6), "a missed die tapped in"
+    assert not read.confirmed(box).dice[1].unsure and read.told("r").dice[2].doubt == "" and not any(die.unsure or die.doubt for die in read.settled().dice)
+
+
+def test_dice_on_the_table_refuse_flags_that_do_not_go_one_to_a_die() -> None:
+    with pytest.raises(TableDiceError, match=r"\[True\], \[''\] and \[''\] for 2 dice"):
+        TableDice.from_detections(dice("2 3"), [True], [""], [""])

@@ -26,12 +26,8 @@ from scorekeeper.camera.sources import (
 )
 from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.table_session.learner import TableLearner
 from scorekeeper.table_session.marks import MarksInPlay
 from scorekeeper.table_session.table_colours import TableColours, teach_from_labels
-from scorekeeper.vision.die_colours import colours_file_for
-from scorekeeper.vision.reader import OnnxDiceReader
-from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.cli.export import sheet_format
 from scorekeeper.export import write_sheet
 from scorekeeper.export.writers import check_sheet_target
@@ -185,26 +181,14 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
         raise FarkleError(f"{exc} Give the choices between rolls with --decisions FILE.") from None
 
 
-def _learner(watcher: Watcher, args: argparse.Namespace) -> TableLearner | None:
-    """The table that learns from the rolls confirmed in the game, kept beside ``--calibration``'s
-    profile (for this run only without one); None where the reader cannot learn."""
-    reader = watcher.reader
-    if not isinstance(reader, OnnxDiceReader) or not reader.can_learn:
-        return None
-    learner = TableLearner(reader, table_file_for(args.calibration) if args.calibration is not None else None)
-    learner.calibrated(watcher.profile.die_size)
-    print(learner.summary().line(), flush=True)
-    return learner
-
-
-def _colours(watcher: Watcher, args: argparse.Namespace, in_play: MarksInPlay) -> TableColours | None:
-    """The dice's colours the game tells its marks by: learned at the table of ``--calibration``'s
-    profile (kept beside it), or, on the demo table, from a teaching throw whose labels say which die
-    is the wild one and which faces show red pips; None where the rules play no marks.
-    :class:`FarkleError` where they are not learned and cannot be."""
+def _colours(watcher: Watcher, colours: TableColours, in_play: MarksInPlay) -> None:
+    """Say what the table knows of the dice's colours the game tells its marks by (learned at the
+    table of ``--calibration``'s profile, kept beside it), or, on the demo table, teach them from a
+    teaching throw whose labels say which die is the wild one and which faces show red pips;
+    nothing where the rules play no marks. :class:`FarkleError` where they are not learned and
+    cannot be."""
     if not in_play.any:
-        return None
-    colours = TableColours(colours_file_for(args.calibration) if args.calibration is not None else None)
+        return
     if colours.note:
         print(colours.note, flush=True)
     missing = colours.missing(in_play.letters)
@@ -218,31 +202,32 @@ def _colours(watcher: Watcher, args: argparse.Namespace, in_play: MarksInPlay) -
         )
     else:
         print(f"The table tells the dice's marks with what it learned: {colours.summary()}", flush=True)
-    return colours
 
 
 def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
     """Play the game from the watch loop; print it as it goes and the sheet at the end."""
     state = game.state
     print(visible(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}."), flush=True)
+    in_play = MarksInPlay.of(state.rules)
+    camera = CameraGame(
+        game, chooser, default_home() / "corrections", lambda text: print(visible(text), flush=True), watcher.profile, args.calibration, in_play.any
+    )
     try:
-        colours = _colours(watcher, args, MarksInPlay.of(state.rules))
+        _colours(watcher, camera.table.colours, in_play)
     except FarkleError as exc:
         return _fail(str(exc))
-    camera = CameraGame(game, chooser, default_home() / "corrections", lambda text: print(visible(text), flush=True))
-    camera.session.colours = colours
-    learner = _learner(watcher, args)
+    learner = camera.table.learn_with(watcher.reader)
     if learner is not None:
-        camera.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)
+        print(learner.summary().line(), flush=True)
     status = 0
     try:
         camera.run(watcher, args.max_frames, lambda now: print(visible("\n".join(scoreboard(now))), flush=True))
     except DecisionsError as exc:
         status = _fail(str(exc))
     finally:
-        if learner is not None:
-            learner.close()
-            print(learner.summary().line(), flush=True)
+        stopped = camera.table.stop_learning()
+        if stopped is not None:
+            print(stopped.summary().line(), flush=True)
     state = game.state
     if not state.over:
         print("The recording ended before the game did.")

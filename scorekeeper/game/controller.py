@@ -37,8 +37,11 @@ class GameController:
         """``game``: a game to go on with that no journal keeps (the camera game from the command line)."""
         self.home = home
         """The folder holding the games' journals."""
-        self.game: Game | None = game
-        """The game on the table, if one is started."""
+        self.game_number = 0
+        """How many games have been put on the table (started, resumed, rebuilt by an edit, or set):
+        a value that names the game on the table, for what applies to that game only."""
+        self._game: Game | None = None
+        self.game = game
         self.journal: Journal | None = None
         """Its journal, if it keeps one."""
         self.on_changed: list[Callable[[], None]] = []
@@ -53,6 +56,16 @@ class GameController:
         self.on_game_over: list[Callable[[Path, Game], None]] = []
         """Called with the journal's path and the game when a game kept in a journal has just been won
         (the window keeps its numbers in the history cache)."""
+
+    @property
+    def game(self) -> Game | None:
+        """The game on the table, if one is started."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self._game = game
+        self.game_number += 1
 
     def _changed(self) -> None:
         for listener in list(self.on_changed):

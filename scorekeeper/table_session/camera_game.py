@@ -22,12 +22,13 @@ from scorekeeper.coach import policy_for
 from scorekeeper.coach.advice import Advice, advise_state
 from scorekeeper.game import Action, Banked, Farkled, FreshDice, Game, GameState, Kept, Phase, Piggybacked
 from scorekeeper.game.controller import GameController
-from scorekeeper.camera.sources import DiceSource, MarkedDiceSource
+from scorekeeper.camera.calibration import CalibrationProfile
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.rules import Dice, FarkleError
 from scorekeeper.safe_input import quote, read_text
-from scorekeeper.table_session.marks import doubt_text, wild_in_roll
+from scorekeeper.table_session.assembly import CameraTable
+from scorekeeper.table_session.marks import doubt_text
 from scorekeeper.table_session.session import DiceOnTable, TableSession
 
 ROLL_ON = "r"
@@ -138,36 +139,42 @@ class FileChooser:
 class CameraGame:
     """Plays ``game`` from the watch loop's steps through a :class:`TableSession`."""
 
-    def __init__(self, game: Game, chooser: Chooser, corrections: Path, say: Callable[[str], None]) -> None:
-        """``say`` is told each roll, keep, bank, Farkle, question and the winner as they happen."""
+    def __init__(
+        self,
+        game: Game,
+        chooser: Chooser,
+        corrections: Path,
+        say: Callable[[str], None],
+        profile: CalibrationProfile | None = None,
+        kept_beside: Path | None = None,
+        colours: bool = False,
+    ) -> None:
+        """``say`` is told each roll, keep, bank, Farkle, question and the winner as they happen;
+        ``corrections`` is the players' corrections folder, in the home the game plays from. ``profile``,
+        ``kept_beside`` and ``colours``: the table's calibration, where it keeps what it learns and
+        whether it tells marks by the dice's colours (see :class:`CameraTable`)."""
         self.game = game
         self.chooser = chooser
         self.say = say
         self.play = GameController(corrections.parent, game)
         self.play.on_refused.append(lambda why: say(f"Not allowed: {why}"))
         self.play.on_notice.append(say)
-        self.session = TableSession(self.play, corrections, on_expect=self._expect)
+        self.table = CameraTable(self.play, profile or CalibrationProfile(), kept_beside, colours=colours)
+        """The camera game this drives without a window."""
         self.play.on_changed.append(self.session.game_changed)
-        self.watcher: Watcher | None = None
         self._asked = ""
         self._told: DiceOnTable | None = None
         self._rolling_on: tuple[int, int, int] | None = None
 
-    def _expect(self, count: int | None) -> None:
-        if self.watcher is not None:
-            self.watcher.thrown = count
-            source = self.watcher.source
-            if isinstance(source, MarkedDiceSource):
-                turn = self.game.state.turn
-                source.expect_wild(wild_in_roll(turn) if turn is not None else None)
-            if isinstance(source, DiceSource):
-                source.expect(count)
+    @property
+    def session(self) -> TableSession:
+        """The table session the game is played through."""
+        return self.table.session
 
     def run(self, watcher: Watcher, max_frames: int | None = None, turn_over: Callable[[GameState], None] | None = None) -> None:
         """Play until the game is over, the source ends, or ``max_frames``; ``turn_over`` is
         called after each finished turn (to print the scoreboard)."""
-        self.watcher = watcher
-        self._expect(self.session.expected)
+        self.table.read_by(watcher)
         for step in watcher.steps(max_frames):
             self.session.saw(step.dice, step.aside)
             for event in step.events:

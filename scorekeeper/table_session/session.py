@@ -102,31 +102,93 @@ class Tap:
     """The correction step the tap became."""
 
 
+class TableDiceError(ValueError):
+    """Dice on the table whose faces, marks, flags and boxes do not go one to a die."""
+
+
+@dataclass(frozen=True)
+class DieOnTable:
+    """One die on the table as it stands: where it lies, its face and mark, and what of it waits for a tap."""
+
+    box: Box
+    """The die's box, frame pixels."""
+    value: int
+    """Its face, taps included."""
+    mark: str = ""
+    """Its mark (``""`` plain, ``"w"`` the wild die, ``"r"`` red pips showing, ``"wr"`` both; see
+    :class:`~scorekeeper.rules.Dice`)."""
+    unsure: bool = False
+    """Whether its face was read unsure and still waits for a tap."""
+    doubt: str = ""
+    """The marks the camera could not tell and a tap must (``"w"``: whether it is the wild die,
+    ``"r"``: whether its pips are red)."""
+
+
+@dataclass(frozen=True)
+class TableDice:
+    """Dice lying on the table, one :class:`DieOnTable` a die in the order the camera found them
+    (dice tapped in after): the camera's :class:`~scorekeeper.vision.detections.Detections` with
+    the marks told and what waits for a tap, as one value that a tap replaces."""
+
+    dice: tuple[DieOnTable, ...] = ()
+    """The dice."""
+
+    @classmethod
+    def from_detections(cls, found: Detections, unsure: Sequence[bool], marks: Sequence[str] = (), doubt: Sequence[str] = ()) -> TableDice:
+        """The dice ``found``, each with whether its face is ``unsure``, its mark (``marks``) and
+        the marks in doubt (``doubt``), all aligned with ``found`` (empty marks or doubt: none)."""
+        count = len(found)
+        marks, doubt = tuple(marks) or ("",) * count, tuple(doubt) or ("",) * count
+        if not len(unsure) == len(marks) == len(doubt) == count:
+            raise TableDiceError(
+                f"dice on the table need one unsure flag, mark and doubt per die; got {list(unsure)}, {list(marks)} and {list(doubt)} for {count} dice"
+            )
+        boxes = [(float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in found.boxes]
+        return cls(tuple(DieOnTable(box, int(v), m, bool(u), d) for box, v, m, u, d in zip(boxes, found.values, marks, unsure, doubt)))
+
+    def index(self, box: Box) -> int | None:
+        """The die lying at ``box`` (None: none)."""
+        return next((i for i, die in enumerate(self.dice) if die.box == box), None)
+
+    def showing(self, box: Box, face: DieToken | None) -> TableDice:
+        """These dice with the die at ``box`` showing ``face`` (a die token: its face, with its mark
+        if it has one; a die not there is added); None: no die there (not a die, or a missed die undone)."""
+        index = self.index(box)
+        if index is None:
+            if face is None:
+                return self
+            value, mark = read_die(face)
+            return TableDice((*self.dice, DieOnTable(box, value, mark)))
+        if face is None:
+            return TableDice(self.dice[:index] + self.dice[index + 1 :])
+        value, mark = read_die(face)
+        return TableDice(tuple(replace(die, value=value, mark=mark) if i == index else die for i, die in enumerate(self.dice)))
+
+    def confirmed(self, box: Box) -> TableDice:
+        """These dice with the die at ``box`` no longer waiting for a tap."""
+        index = self.index(box)
+        return TableDice(tuple(replace(die, unsure=False, doubt="") if i == index else die for i, die in enumerate(self.dice)))
+
+    def told(self, letter: str) -> TableDice:
+        """These dice with mark ``letter`` (``"w"``, ``"r"``) in doubt for none of them."""
+        return TableDice(tuple(replace(die, doubt=die.doubt.replace(letter, "")) for die in self.dice))
+
+    def settled(self) -> TableDice:
+        """These dice with nothing waiting for a tap."""
+        return TableDice(tuple(replace(die, unsure=False, doubt="") for die in self.dice))
+
+
 @dataclass
 class DiceOnTable:
-    """Dice the session tracks between taps: a roll waiting for confirmations, or the roll taken."""
+    """Dice the session tracks between taps: a roll waiting for confirmations, or the roll taken;
+    the dice themselves are frozen values (:class:`TableDice`), replaced as taps change them."""
 
     frame: NDArray[np.uint8]
     """The picture the dice were settled in (for the correction crops)."""
-    boxes: list[tuple[float, float, float, float]]
-    """Each die's box, frame pixels."""
-    values: list[int]
-    """Each die's face as it stands now (taps included)."""
-    unsure: list[bool]
-    """Which dice's faces were read unsure and still wait for a tap."""
-    read: tuple[int, ...] = ()
-    """The values as the camera read them (what the roll event records)."""
-    read_boxes: tuple[tuple[float, float, float, float], ...] = ()
-    """The boxes of the dice as the camera read them (not those tapped in)."""
-    marks: list[str] = field(default_factory=list)
-    """Each die's mark as it stands now (``""`` plain, ``"w"`` the wild die, ``"r"`` red pips
-    showing, ``"wr"`` both; see :class:`~scorekeeper.rules.Dice`), aligned with :attr:`values`."""
-    read_marks: tuple[str, ...] = ()
-    """The marks as the camera told them, aligned with :attr:`read` (a mark it could not tell is
-    not read: the tap that tells it is a correction)."""
-    doubt: list[str] = field(default_factory=list)
-    """Each die's marks the camera could not tell and a tap must (``"w"``: whether it is the wild
-    die, ``"r"``: whether its pips are red), aligned with :attr:`values`."""
+    now: TableDice
+    """The dice as they stand now, taps included."""
+    camera: TableDice
+    """The dice as the camera read them (what the roll event records): no tap, nothing waiting."""
     corrections: list[tuple[DieToken | None, DieToken | None, Box, Path | None]] = field(default_factory=list)
     """Corrections made before the roll was taken (was, now, the die's box, the picture kept for
     training); each becomes a game event with it."""
@@ -134,12 +196,7 @@ class DiceOnTable:
     """The taps the game took as corrections of this roll, in the order taken; those undone since
     stay for a redo until a new tap replaces them."""
     drawn: int = 0
-    """How many of ``taps`` (the first ones) :attr:`boxes` and :attr:`values` show."""
-
-    def __post_init__(self) -> None:
-        self.marks = self.marks or [""] * len(self.values)
-        self.read_marks = self.read_marks or ("",) * len(self.read)
-        self.doubt = self.doubt or [""] * len(self.values)
+    """How many of ``taps`` (the first ones) :attr:`now` shows."""
 
     @classmethod
     def from_detections(
@@ -148,26 +205,58 @@ class DiceOnTable:
         """The dice found, with the marks the camera told (``marks``) and those it could not
         (``doubt``), each aligned with ``dice`` (empty: plain dice, nothing in doubt); a die with a
         mark in doubt waits for a tap as an unsure one does (:meth:`waiting`)."""
-        doubts = list(doubt) or [""] * len(dice)
-        return cls(
-            frame,
-            [(float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes],
-            [int(v) for v in dice.values],
-            [bool(u) for u in unsure],
-            tuple(int(v) for v in dice.values),
-            tuple((float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1 in dice.boxes),
-            list(marks) or [""] * len(dice),
-            tuple(marks) or ("",) * len(dice),
-            doubts,
-        )
+        now = TableDice.from_detections(dice, [bool(u) for u in unsure], marks, doubt)
+        return cls(frame, now, now.settled())
+
+    @property
+    def boxes(self) -> list[Box]:
+        """Each die's box, frame pixels."""
+        return [die.box for die in self.now.dice]
+
+    @property
+    def values(self) -> list[int]:
+        """Each die's face as it stands now (taps included)."""
+        return [die.value for die in self.now.dice]
+
+    @property
+    def marks(self) -> list[str]:
+        """Each die's mark as it stands now, aligned with :attr:`values`."""
+        return [die.mark for die in self.now.dice]
+
+    @property
+    def unsure(self) -> list[bool]:
+        """Which dice's faces were read unsure and still wait for a tap."""
+        return [die.unsure for die in self.now.dice]
+
+    @property
+    def doubt(self) -> list[str]:
+        """Each die's marks the camera could not tell and a tap must, aligned with :attr:`values`."""
+        return [die.doubt for die in self.now.dice]
+
+    @property
+    def read(self) -> tuple[int, ...]:
+        """The values as the camera read them."""
+        return tuple(die.value for die in self.camera.dice)
+
+    @property
+    def read_boxes(self) -> tuple[Box, ...]:
+        """The boxes of the dice as the camera read them (not those tapped in)."""
+        return tuple(die.box for die in self.camera.dice)
+
+    @property
+    def read_marks(self) -> tuple[str, ...]:
+        """The marks as the camera told them, aligned with :attr:`read` (a mark it could not tell is
+        not read: the tap that tells it is a correction)."""
+        return tuple(die.mark for die in self.camera.dice)
 
     def waiting(self) -> list[bool]:
         """Which dice wait for a tap: a face read unsure, or a mark the camera could not tell."""
-        return [unsure or bool(doubt) for unsure, doubt in zip(self.unsure, self.doubt)]
+        return [die.unsure or bool(die.doubt) for die in self.now.dice]
 
     def token(self, index: int) -> DieToken:
         """Die ``index`` as it stands, its face and mark (see :func:`~scorekeeper.rules.die_token`)."""
-        return die_token(self.values[index], self.marks[index])
+        die = self.now.dice[index]
+        return die_token(die.value, die.mark)
 
     def dice(self) -> Dice:
         """The dice as they stand now, marks and all."""
@@ -175,12 +264,11 @@ class DiceOnTable:
 
     def as_read(self) -> DiceOnTable:
         """These dice as the camera read them, before any tap."""
-        count = len(self.read)
-        return DiceOnTable(self.frame, list(self.read_boxes), list(self.read), [False] * count, self.read, self.read_boxes, list(self.read_marks), self.read_marks)
+        return DiceOnTable(self.frame, self.camera, self.camera)
 
     def in_place(self, live: Detections) -> bool:
         """Whether every die the camera read still lies where it was read (a find overlapping its box)."""
-        if not self.read_boxes:
+        if not self.camera.dice:
             return True
         if not len(live):
             return False
@@ -191,18 +279,13 @@ class DiceOnTable:
         return bool(((ix * iy).max(axis=1) >= IN_PLACE * area).all())
 
     def detections(self) -> Detections:
-        if not self.values:
+        if not self.now.dice:
             return Detections.empty()
-        return Detections(np.array(self.boxes, np.float32), np.array(self.values), np.ones(len(self.values), np.float32))
+        return Detections(np.array(self.boxes, np.float32), np.array(self.values), np.ones(len(self.now.dice), np.float32))
 
     def after(self, box: Box, face: DieToken | None) -> DiceOnTable:
-        """A copy of these dice with the die at ``box`` showing ``face`` (see :meth:`set_die`)."""
-        copy = replace(
-            self, boxes=list(self.boxes), values=list(self.values), unsure=list(self.unsure), marks=list(self.marks),
-            doubt=list(self.doubt), corrections=[], taps=[], drawn=0,
-        )
-        copy.set_die(box, face)
-        return copy
+        """These dice with the die at ``box`` showing ``face`` (see :meth:`TableDice.showing`), and no tap of their own."""
+        return DiceOnTable(self.frame, self.now.showing(box, face), self.camera)
 
     def follow(self, corrections: Sequence[DieCorrected]) -> None:
         """Show the taps whose steps the roll's ``corrections`` in force begin with (see
@@ -223,24 +306,13 @@ class DiceOnTable:
     @property
     def tapped_away(self) -> list[Box]:
         """The boxes of finds read as dice that a tap said are no die."""
-        return [box for box in self.read_boxes if box not in self.boxes]
+        boxes = self.boxes
+        return [box for box in self.read_boxes if box not in boxes]
 
     def set_die(self, box: Box, face: DieToken | None) -> None:
         """Make the die at ``box`` show ``face`` (a die token: its face, with its mark if it has
         one); None: no die there (not a die, or a missed die undone)."""
-        if box in self.boxes:
-            index = self.boxes.index(box)
-            if face is None:
-                del self.boxes[index], self.values[index], self.unsure[index], self.marks[index], self.doubt[index]
-            else:
-                self.values[index], self.marks[index] = read_die(face)
-        elif face is not None:
-            value, mark = read_die(face)
-            self.boxes.append(box)
-            self.values.append(value)
-            self.unsure.append(False)
-            self.marks.append(mark)
-            self.doubt.append("")
+        self.now = self.now.showing(box, face)
 
 
 @dataclass(frozen=True, eq=False)
@@ -339,9 +411,9 @@ class TableSession:
         """Where the game stands, for telling when a question stopped applying."""
         state = self.state
         if state is None or state.turn is None:
-            return (id(self.play.game), None)
+            return (self.play.game_number, None)
         turn = state.turn
-        return (id(self.play.game), len(state.history), state.phase, turn.player, turn.dice_left, len(turn.rolls), len(turn.keeps))
+        return (self.play.game_number, len(state.history), state.phase, turn.player, turn.dice_left, len(turn.rolls), len(turn.keeps))
 
     def ask(self, text: str) -> None:
         """Say ``text`` to the players until the game or the table moves on."""
@@ -375,7 +447,7 @@ class TableSession:
         if state is None:
             return False
         history, rolls, game = self._taken_at
-        if game != id(self.play.game):
+        if game != self.play.game_number:
             return False
         if len(state.history) != history:
             return len(state.history) > history
@@ -523,10 +595,9 @@ class TableSession:
             dice.taps.append(Tap(box, step))
             dice.drawn += 1
         dice.corrections.clear()
-        dice.unsure = [False] * len(dice.values)
-        dice.doubt = [""] * len(dice.values)
+        dice.now = dice.now.settled()
         state = self.state
-        self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, id(self.play.game))
+        self._taken_at = (len(state.history) if state else 0, len(state.turn.rolls) if state and state.turn else 0, self.play.game_number)
         self.taken = dice
         self.on_table = True
         self._moved = False
@@ -588,11 +659,9 @@ class TableSession:
                 dice.set_die(other, other_now)
             if face != was:
                 dice.corrections.append((was, face, box, self._picture(dice, box, was, face)))
-            index = dice.boxes.index(box)
-            dice.unsure[index] = False
-            dice.doubt[index] = ""
+            dice.now = dice.now.confirmed(box)
             if face is not None and "w" in read_die(face)[1]:
-                dice.doubt = [doubt.replace("w", "") for doubt in dice.doubt]
+                dice.now = dice.now.told("w")
             dice.set_die(box, face)
         elif face == was:
             said = tap_text(was, face)
@@ -637,7 +706,7 @@ class TableSession:
                 dice.corrections.append((other_was, other_now, other, None))
                 dice.set_die(other, other_now)
             if "w" in read_die(face)[1]:
-                dice.doubt = [doubt.replace("w", "") for doubt in dice.doubt]
+                dice.now = dice.now.told("w")
             dice.corrections.append((None, face, box, self._picture(dice, box, None, face)))
             dice.set_die(box, face)
         else:

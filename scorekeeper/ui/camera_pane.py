@@ -21,16 +21,13 @@ from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import SettleEvent
 from scorekeeper.camera.sources import SourceError, parse_stream
 from scorekeeper.camera.watch import WatchStep
+from scorekeeper.table_session.assembly import CameraTable
 from scorekeeper.table_session.learner import TableLearner
-from scorekeeper.table_session.marks import wild_in_roll
 from scorekeeper.table_session.session import DiceOnTable, Drawing, TableSession
 from scorekeeper.table_session.table_colours import TableColours
-from scorekeeper.vision.die_colours import colours_file_for
 from scorekeeper.ui.camera_view import CameraView, DiePicker, open_picker
 from scorekeeper.settings import load_settings, save_settings
 from scorekeeper.ui.controller import GameController
-from scorekeeper.vision.reader import OnnxDiceReader
-from scorekeeper.vision.table_memory import table_file_for
 from scorekeeper.ui.worker import CaptureThread, CaptureWorker, ReaderFactory, SourceOpener, default_opener, default_reader, marked_opener
 
 if TYPE_CHECKING:
@@ -85,10 +82,6 @@ class CameraPane(QWidget):
         self.profile, profile_file, self.note = load_start_profile(controller.home, options.calibration)
         """``note``: what the table should know about the camera side (a profile not used, no reader)."""
         self.profile_name = str(profile_file) if profile_file is not None else "default profile"
-        self.table_file = table_file_for(profile_file or controller.home / LAST_PROFILE)
-        """Where what this table learns is kept: beside the calibration profile the window started with."""
-        self.colours = TableColours(colours_file_for(profile_file or controller.home / LAST_PROFILE))
-        """What this table learned of its dice's colours (the wild die, red pips), kept beside the profile too."""
         self.view = CameraView()
         self.view.area = self.profile.area
         self.banner = QFrame()
@@ -134,15 +127,18 @@ class CameraPane(QWidget):
         self.reader_note = ""
         """Why the dice reader could not be loaded ("" while it reads)."""
         self.shown_at: deque[float] = deque(maxlen=61)
-        self.session = TableSession(
-            controller, controller.home / "corrections", die_size=self.profile.die_size, on_change=self.redraw, on_expect=self.expect
+        self.table = CameraTable(
+            controller,
+            self.profile,
+            profile_file or controller.home / LAST_PROFILE,
+            keep_photos=options.keep_photos,
+            on_change=self.redraw,
+            on_learned=lambda summary: self.table_learned.emit(summary.line()),
         )
-        self.session.area = self.profile.area
-        self.session.keep_photos = options.keep_photos
-        self.session.colours = self.colours
+        """The camera game this pane drives; what the table learns is kept beside the calibration
+        profile the window started with."""
+        self.table.on_expect = self.expect
         controller.changed.connect(self.session.game_changed)
-        self.learner: TableLearner | None = None
-        """The table that learns from the rolls confirmed here, once a reader that can learn is loaded."""
         self.learned_label = QLabel()
         self.learned_label.setWordWrap(True)
         self.learned_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -151,6 +147,21 @@ class CameraPane(QWidget):
         self.redraw()
         if autostart:
             self.start()
+
+    @property
+    def session(self) -> TableSession:
+        """The table session the pane draws and forwards taps to."""
+        return self.table.session
+
+    @property
+    def colours(self) -> TableColours:
+        """What this table learned of its dice's colours (the wild die, red pips)."""
+        return self.table.colours
+
+    @property
+    def learner(self) -> TableLearner | None:
+        """The table that learns from the rolls confirmed here, once a reader that can learn is loaded."""
+        return self.table.learner
 
     def menu_actions(self) -> list[QAction]:
         """The Camera menu."""
@@ -178,9 +189,7 @@ class CameraPane(QWidget):
         self.view.show_message("Opening the camera...")
         self.demo_marks = self.session.marks_offered()
         opener = marked_opener(self.demo_marks) if self.opener is default_opener and self.demo_marks else self.opener
-        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, opener, self.empty_table)
-        worker.expect_wild(self._wild_in_roll())
-        worker.expect(self.session.expected)
+        worker = CaptureWorker(self.spec, self.profile, self.reader_factory, opener, self.empty_table, self.table.reopened())
         worker.opened.connect(self.opened)
         worker.stepped.connect(self.stepped)
         worker.table_event.connect(self.table_event)
@@ -275,11 +284,8 @@ class CameraPane(QWidget):
     def use_profile(self, profile: CalibrationProfile) -> None:
         self.profile = profile
         self.profile_name = str(self.controller.home / LAST_PROFILE)
-        self.session.die_size = profile.die_size
-        self.session.area = profile.area
+        self.table.use_profile(profile)
         self.view.area = profile.area
-        if self.learner is not None:
-            self.learner.calibrated(profile.die_size)
         self.start()
 
     # worker signals
@@ -291,16 +297,10 @@ class CameraPane(QWidget):
 
     def reader_ready(self, reader: object) -> None:
         """Start the table that learns with the first reader that can (each reconnection loads the same model)."""
-        if not isinstance(reader, OnnxDiceReader) or not reader.can_learn:
-            return
-        if self.learner is not None:
-            self.learner.attach(reader)
-            return
-        self.learner = TableLearner(reader, self.table_file, lambda summary: self.table_learned.emit(summary.line()))
-        self.learner.calibrated(self.profile.die_size)
-        self.learned_label.setText(self.learner.summary().line())
-        learner = self.learner
-        self.session.on_confirmed = lambda dice: learner.confirm(dice.frame, dice.boxes, dice.values, dice.tapped_away)
+        started = self.learner is None
+        learner = self.table.learn_with(reader)
+        if started and learner is not None:
+            self.learned_label.setText(learner.summary().line())
 
     def forget_table(self) -> None:
         """Ask, then drop what this table learned (here and in its file)."""
@@ -323,9 +323,7 @@ class CameraPane(QWidget):
 
     def shutdown_learner(self) -> None:
         """Let the learner finish what it is learning (it saves the table file), then stop it."""
-        if self.learner is not None:
-            self.learner.close()
-            self.learner = None
+        self.table.stop_learning()
 
     def reader_missing(self, why: str) -> None:
         self.reader_note = f"Dice reader unavailable ({why}): the camera is shown, type the dice."
@@ -396,13 +394,7 @@ class CameraPane(QWidget):
                 self.start()
                 return
         if self.capture is not None:
-            self.capture.worker.expect_wild(self._wild_in_roll())
-            self.capture.worker.expect(count)
-
-    def _wild_in_roll(self) -> bool | None:
-        """Whether the wild die is among the dice thrown next, as the game knows it (None: not known)."""
-        state = self.session.state
-        return wild_in_roll(state.turn) if state is not None and state.turn is not None else None
+            self.table.expect(count)
 
     # taps
 

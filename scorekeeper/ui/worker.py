@@ -16,8 +16,9 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from scorekeeper.camera.calibration import CalibrationProfile
 from scorekeeper.camera.empty_table import EmptyTable
 from scorekeeper.camera.settling import TableState
-from scorekeeper.camera.sources import CameraLost, DiceSource, FrameSource, MarkedDiceSource, ReconnectingSource, SourceError, open_source
+from scorekeeper.camera.sources import CameraLost, FrameSource, ReconnectingSource, SourceError, open_source
 from scorekeeper.camera.watch import ReaderUnavailable, WatchStep, Watcher
+from scorekeeper.table_session.assembly import ThrowsExpected
 from scorekeeper.vision.detections import DiceReader, Detections
 from scorekeeper.vision.reader import open_reader
 
@@ -81,7 +82,10 @@ class CaptureWorker(QObject):
         reader: ReaderFactory = default_reader,
         opener: SourceOpener = default_opener,
         empty_table: EmptyTable | None = None,
+        throws: ThrowsExpected | None = None,
     ) -> None:
+        """``throws``: what the game expects thrown, told to the source and the watch loop once
+        they read (:meth:`~scorekeeper.table_session.assembly.CameraTable.reopened`)."""
         super().__init__()
         self.spec = spec
         self.empty_table = empty_table
@@ -92,27 +96,8 @@ class CaptureWorker(QObject):
         self._view_free = threading.Event()
         self._view_free.set()
         self.watcher: Watcher | None = None
-        self._expected: int | None = None
-        self._wild: bool | None = None
+        self.throws = throws if throws is not None else ThrowsExpected()
         self._source: FrameSource | None = None
-
-    def expect(self, count: int | None) -> None:
-        """The game expects ``count`` dice thrown next (0: none now, None: no dice game): the reader
-        is told, and a demo table throws them (safe from any thread)."""
-        self._expected = count
-        if self.watcher is not None:
-            self.watcher.thrown = count
-        source = self._source
-        if isinstance(source, DiceSource):
-            source.expect(count)
-
-    def expect_wild(self, in_throw: bool | None) -> None:
-        """Whether the wild die is among the dice thrown next, as the game knows it (None: not
-        known): a demo table with a wild die throws it or not (safe from any thread)."""
-        self._wild = in_throw
-        source = self._source
-        if isinstance(source, MarkedDiceSource):
-            source.expect_wild(in_throw)
 
     def learn_empty_table(self) -> None:
         """The table holds no dice now: what the reader finds next is the table's (safe from any thread)."""
@@ -169,8 +154,7 @@ class CaptureWorker(QObject):
         self._source = source
         if isinstance(source, ReconnectingSource):
             source.on_notice = self.notice.emit
-        self.expect_wild(self._wild)
-        self.expect(self._expected)
+        self.throws.reading(source)
         try:
             self.opened.emit(source.name, note)
             try:
@@ -181,7 +165,7 @@ class CaptureWorker(QObject):
                 return
             self.reader_ready.emit(reader)
             self.watcher = Watcher(source, reader, self.profile, empty_table=self.empty_table)
-            self.watcher.thrown = self._expected
+            self.throws.watched_by(self.watcher)
             if self._stop.is_set():
                 return
             for step in self.watcher:
