@@ -27,7 +27,6 @@ import re
 import socket
 import threading
 import time
-import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -648,8 +647,8 @@ class _CaptureFeed:
 
 _Feed = _MjpegFeed | _CaptureFeed
 
-_OPEN_STREAMS: weakref.WeakSet[StreamSource] = weakref.WeakSet()
-"""The streams whose thread may still run."""
+_OPEN_STREAMS: set[StreamSource] = set()
+"""The streams whose thread may still run (each leaves once its thread has ended in close())."""
 
 
 @atexit.register
