@@ -35,7 +35,7 @@ from scorekeeper.camera.sources import FrameSource, StreamSource, VideoSource  #
 from scorekeeper.camera.watch import Watcher, default_reader  # noqa: E402
 from scorekeeper.vision.detections import DiceReader  # noqa: E402
 from scorekeeper.testbed.films import FilmReader  # noqa: E402
-from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, write_mjpeg  # noqa: E402
+from scorekeeper.testbed.mjpeg_camera import as_streamed, jpegs, mjpeg_camera, write_mjpeg  # noqa: E402
 
 LEAD, THROW, REST, EMPTY = 10, 12, 45, 20
 """Frames of the film: the empty table first, then for each roll thrown, at rest, picked up."""
@@ -91,20 +91,22 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         recording = write_mjpeg(frames, Path(folder) / "film.mjpeg")
 
-        def reader() -> DiceReader:
+        def reader(streamed: bool) -> DiceReader:
             if args.reader == "onnx":
                 return default_reader()
-            return FilmReader(scenes, [labels for _, labels in rendered], seed=1).by_picture(recording)
+            # each picture told as its source decodes it: the stream's own JPEG decoder, the file's FFMPEG
+            film_reader = FilmReader(scenes, [labels for _, labels in rendered], seed=1)
+            return film_reader.by_images(as_streamed(frames)) if streamed else film_reader.by_picture(recording)
 
         with mjpeg_camera(frames, args.fps) as camera, StreamSource(camera.url) as stream:
-            taken = taken_times(stream, reader(), lambda: len(camera.sent) >= len(frames))
+            taken = taken_times(stream, reader(True), lambda: len(camera.sent) >= len(frames))
             sent = dict(camera.sent)
             streamed = delays([sent[frame] for frame in rest_frames if frame in sent], taken)
 
         with VideoSource(recording, realtime=True) as video:
             video.fps = args.fps
             started = time.monotonic()
-            taken = taken_times(video, reader(), lambda: False)
+            taken = taken_times(video, reader(False), lambda: False)
             filed = delays([started + frame / args.fps for frame in rest_frames], taken)
 
     print(f"{len(rest_frames)} rolls of {width}x{height} at {args.fps:g} frames/s, reader {args.reader}")

@@ -16,26 +16,13 @@ from scorekeeper.camera.settling import EventKind, SettleParams, Settler
 from scorekeeper.camera.sources import CameraLost, Frame, ReconnectingSource, SourceError, SourceKind, SourceSpec, StreamSource, open_source, parse_stream
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
-from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, silent_server, write_mjpeg
+from scorekeeper.testbed.mjpeg_camera import as_streamed, jpegs, mjpeg_camera, silent_server
 
 
 def textured(count: int, size: tuple[int, int] = (160, 120)) -> list[NDArray[np.uint8]]:
     """``count`` pictures, each unlike the others (and like no half of another)."""
     rng = np.random.default_rng(0)
     return [np.asarray(cv2.GaussianBlur(rng.integers(0, 255, (size[1], size[0], 3), dtype=np.uint8), (9, 9), 3), np.uint8) for _ in range(count)]
-
-
-def decoded(frames: list[bytes], tmp_path: Path) -> list[NDArray[np.uint8]]:
-    """Each JPEG as FFMPEG decodes it, picture for picture."""
-    capture = cv2.VideoCapture(str(write_mjpeg(frames, tmp_path / "film.mjpeg")), cv2.CAP_FFMPEG)
-    out = []
-    ok, image = capture.read()
-    while ok:
-        out.append(image)
-        ok, image = capture.read()
-    capture.release()
-    assert len(out) == len(frames)
-    return out
 
 
 @pytest.mark.parametrize(
@@ -89,7 +76,7 @@ def test_a_password_in_the_address_is_never_shown(tmp_path: Path) -> None:
 
 def test_a_phone_stream_gives_whole_pictures_in_order_and_comes_back_by_itself_after_a_drop(tmp_path: Path) -> None:
     frames = jpegs(textured(70))
-    whole = decoded(frames, tmp_path)
+    whole = as_streamed(frames)
     notices: list[str] = []
     with mjpeg_camera(frames) as camera:
         camera.drop_at(30, down=1.5)  # cut halfway through picture 30, then the app is away 1.5 s

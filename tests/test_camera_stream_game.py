@@ -16,7 +16,7 @@ from scorekeeper.export import csv_text, score_sheet
 from scorekeeper.game import Game
 from scorekeeper.rules import load_rules
 from scorekeeper.testbed.films import FilmReader
-from scorekeeper.testbed.mjpeg_camera import jpegs, mjpeg_camera, write_mjpeg
+from scorekeeper.testbed.mjpeg_camera import as_streamed, jpegs, mjpeg_camera
 from tests.test_table_camera_game import coached_game, film_of, sheet_rows
 
 THROW, REST, EMPTY = 10, 30, 18
@@ -35,7 +35,7 @@ def test_a_whole_game_through_a_phone_stream_with_a_drop_mid_roll_ends_right(
     scenes = film_of(rolls, seed=5, rest=REST, empty=EMPTY).drain()
     rendered = [render_scene(scene) for scene in scenes]
     frames = jpegs([image for image, _ in rendered])
-    reader = FilmReader(scenes, [labels for _, labels in rendered], seed=4).by_picture(write_mjpeg(frames, tmp_path / "film.mjpeg"))
+    reader = FilmReader(scenes, [labels for _, labels in rendered], seed=4).by_images(as_streamed(frames))
     middle = len(rolls) // 2
     sheet = tmp_path / "camera.csv"
     with mjpeg_camera(frames) as camera:

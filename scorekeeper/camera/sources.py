@@ -19,6 +19,7 @@ scorekeeper.camera.sources.SourceError: unknown source 'camera': use webcam:N, v
 
 from __future__ import annotations
 
+import atexit
 import enum
 import logging
 import os
@@ -37,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from scorekeeper.camera.frames import BaseSource, Frame
+from scorekeeper.camera.mjpeg import MjpegError, MjpegStream, NoVideo, Redirected, Refused, Stopped, TooLarge, jpeg_size
 from scorekeeper.safe_input import check_file, check_folder
 from scorekeeper.vision.images import ImageError, load_frame
 
@@ -146,8 +148,10 @@ def stream_address(text: str) -> SplitResult:
     try:
         parts = urlsplit(text)
         port = parts.port
-    except ValueError as exc:
-        raise SourceError(f"{shown!r} is not an address ({exc}): write it as {EXAMPLE_ADDRESS}") from None
+    except ValueError:
+        # the parser's own words may echo a piece of a password cut at a "/": not shown
+        why = "a / or @ in the user name or password is written %2F or %40" if "@" in text else "its host or port cannot be read"
+        raise SourceError(f"{shown!r} is not an address ({why}): write it as {EXAMPLE_ADDRESS}") from None
     if parts.scheme.lower() not in STREAM_SCHEMES:
         raise SourceError(f"{shown!r}: an IP camera's address starts with http://, https:// or rtsp://")
     if not parts.hostname:
@@ -158,12 +162,26 @@ def stream_address(text: str) -> SplitResult:
 
 
 def shown_address(text: str) -> str:
-    """The address as shown and logged: a password in it is hidden.
+    """The address as shown and logged, in every message: a password in it is hidden, whatever it
+    holds (an ``@`` or a ``/`` too: all up to the last ``@`` is taken for it), and so is one given
+    as a field of the query (``?pwd=...``).
 
     >>> shown_address("rtsp://me:secret@192.168.1.20:554/live")
     'rtsp://me:***@192.168.1.20:554/live'
+    >>> shown_address("http://me:Sup3r@SecretPW@192.168.1.20:8080/video")
+    'http://me:***@192.168.1.20:8080/video'
+    >>> shown_address("me:pass/word@192.168.1.20:8080/video?user=me&pwd=secret")
+    'me:***@192.168.1.20:8080/video?user=me&pwd=***'
     """
-    return re.sub(r"^([^:/]+://[^/@:]*:)[^/@]*@", r"\1***@", text)
+    scheme, slashes, body = text.partition("://")
+    if not slashes:
+        scheme, body = "", text
+    at = body.rfind("@")
+    user, colon, _ = body[:at].partition(":")
+    if at >= 0 and colon:
+        body = f"{user}:***{body[at:]}"
+    body = re.sub(r"(?i)([?&;](?:password|passwd|pass|pwd|pw|token|key|auth|secret)=)[^&;#]*", r"\1***", body)
+    return scheme + slashes + body
 
 
 def parse_stream(text: str) -> SourceSpec:
@@ -185,7 +203,7 @@ def parse_stream(text: str) -> SourceSpec:
     if "://" not in address and not own and re.match(r"[\w.-]+:\d{1,5}(/|$)", address):
         address = "http://" + address
     if not re.match(r"(?i)(https?|rtsp)://", address):
-        raise SourceError(f"{text.strip()!r} is no IP camera's address: type the one the camera app shows, e.g. {EXAMPLE_ADDRESS}")
+        raise SourceError(f"{shown_address(text.strip())!r} is no IP camera's address: type the one the camera app shows, e.g. {EXAMPLE_ADDRESS}")
     return SourceSpec.from_str(address)
 
 
@@ -211,7 +229,7 @@ class SourceSpec:
         kind = next((kind for kind in SourceKind if kind.value == kind_text.lower() and kind is not SourceKind.STREAM), None)
         if kind is None:
             raise SourceError(
-                f"unknown source {text!r}: use webcam:N, video:PATH, images:DIR, demo or an IP camera's address "
+                f"unknown source {shown_address(text)!r}: use webcam:N, video:PATH, images:DIR, demo or an IP camera's address "
                 "(http://PHONE:8080/video, rtsp://...)"
             )
         if kind is SourceKind.WEBCAM and not re.fullmatch(r"\d{1,3}", argument):
@@ -418,11 +436,11 @@ class ImageFolderSource(BaseSource):
 
 
 OPEN_TIMEOUT_S = 4.0
-"""Longest wait, s, for an IP camera to answer and start its stream (OpenCV's open timeout)."""
+"""Longest wait, s, for an IP camera to take the connection and answer (start its stream)."""
 
 READ_TIMEOUT_S = 3.0
-"""Longest wait, s, for the next picture of a stream before it counts as dropped (OpenCV's read
-timeout); with :data:`OPEN_TIMEOUT_S` and the reachability check, a wrong address is told in under 10 s."""
+"""Longest a stream may stay silent, s, before it counts as dropped; with :data:`OPEN_TIMEOUT_S`
+and the reachability check, a wrong address is told in under 10 s."""
 
 REACH_TIMEOUT_S = 2.0
 """Longest wait, s, for the camera's host to take a connection before the address is called unreachable."""
@@ -434,11 +452,23 @@ GIVE_UP_S = 120.0
 """A dropped stream not back after this long, s, is lost (the camera app was closed for good):
 time enough for a phone to rejoin the Wi-Fi or its app to be started again."""
 
+MAX_PART_BYTES = 32 * 1024 * 1024
+"""The most bytes one picture of a stream may take: a part that claims more is refused before any
+of it is read (a 4096x4096 JPEG at the best quality takes some 10 MB)."""
+
+MAX_PICTURE_SIDE = 4096
+"""The widest and the tallest picture, px, a stream may send (a phone's 4K video, 3840x2160, fits):
+a larger one is refused from its JPEG header, before it is decoded."""
+
+MAX_SKIPPED_PARTS = 30
+"""Parts in a row that are no picture (no JPEG, or one that does not decode) before a stream
+counts as sending no video: a few are skipped, as some apps send a text part first."""
+
 StreamOpener = Callable[[str, float, float], Any]
 
 
 def _open_stream(url: str, open_timeout: float, read_timeout: float) -> Any:
-    # FFMPEG honours both timeouts for http and rtsp (a silent server is given up on in time).
+    # An rtsp:// stream, through FFMPEG, which honours both timeouts (a silent server is given up on in time).
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
     try:
@@ -474,16 +504,118 @@ def check_reachable(url: str, timeout: float = REACH_TIMEOUT_S) -> None:
         raise SourceError(f"{shown}: {host}:{port} cannot be reached ({exc.strerror or exc}): is this computer on the phone's network?") from None
 
 
+class PictureTooLarge(MjpegError):
+    """A stream's picture wider or taller than :data:`MAX_PICTURE_SIDE` (told from its header)."""
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__(f"a picture of {width}x{height} px")
+        self.width, self.height = width, height
+
+
+FINAL = (Refused, Redirected, TooLarge, PictureTooLarge)
+"""What a camera answers that waiting does not mend: the stream is refused (or lost) at once, saying why."""
+
+
+def decode_picture(data: bytes) -> NDArray[np.uint8] | None:
+    """A stream's part as a BGR picture; None where it is no JPEG or does not decode (a part that is
+    skipped); :class:`PictureTooLarge` from its header, before decoding, where it is over
+    :data:`MAX_PICTURE_SIDE` either way."""
+    size = jpeg_size(data)
+    if size is None:
+        return None
+    if max(size) > MAX_PICTURE_SIDE:
+        raise PictureTooLarge(*size)
+    # as the camera sent it: an EXIF orientation is not applied (FFMPEG, which read streams before, did not)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if image is None or (image.shape[1], image.shape[0]) != size:
+        return None
+    return np.asarray(image, np.uint8)
+
+
+class _MjpegFeed:
+    """An http(s):// camera's pictures, read in Python (:mod:`scorekeeper.camera.mjpeg`)."""
+
+    fps = 0.0
+
+    def __init__(self, stream: MjpegStream) -> None:
+        self.stream = stream
+        self.skipped = 0
+        """Parts skipped in all (no JPEG, or one that does not decode)."""
+
+    def picture(self) -> NDArray[np.uint8]:
+        """The next picture; parts that are none are skipped (up to :data:`MAX_SKIPPED_PARTS` in a row)."""
+        for _ in range(MAX_SKIPPED_PARTS + 1):
+            image = decode_picture(self.stream.part())
+            if image is not None:
+                return image
+            if not self.skipped:
+                log.info("a part of the stream is no JPEG picture: skipped (and any more)")
+            self.skipped += 1
+        raise NoVideo(f"{MAX_SKIPPED_PARTS + 1} parts in a row that are no JPEG picture")
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+class _CaptureFeed:
+    """An rtsp:// camera's pictures, through OpenCV's capture (FFMPEG). A picture is given only once
+    the next has come: FFMPEG gives what came of the last one before a break, cut short."""
+
+    def __init__(self, capture: Any) -> None:
+        if capture is None or not capture.isOpened():
+            if capture is not None:
+                capture.release()
+            raise ConnectionError("the stream does not open")
+        self.capture = capture
+        self.fps = float(capture.get(cv2.CAP_PROP_FPS) or 0)
+        self._held: NDArray[np.uint8] | None = None
+
+    def picture(self) -> NDArray[np.uint8]:
+        while True:
+            ok, image = self.capture.read()
+            if not ok or image is None:
+                raise ConnectionError("no picture came")
+            held, self._held = self._held, np.asarray(image, np.uint8)
+            if held is not None:
+                return held
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+_Feed = _MjpegFeed | _CaptureFeed
+
+_OPEN_STREAMS: set[StreamSource] = set()
+"""The streams whose thread may still run (each leaves once its thread has ended in close())."""
+
+
+@atexit.register
+def _stop_open_streams() -> None:
+    # A stream's thread still inside OpenCV when the interpreter is torn down kills the process
+    # ("FATAL: exception not rethrown", SIGABRT): one a caller did not close is stopped here, and
+    # waited for, before that (atexit runs while such threads still run).
+    for stream in list(_OPEN_STREAMS):
+        stream.close()
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:.{1 if size < 10 * 2**20 else 0}f} MB"
+
+
 class StreamSource(BaseSource):
-    """An IP camera's stream by its address (a phone's camera app: ``http://PHONE:8080/video``),
-    read through OpenCV's FFMPEG backend.
+    """An IP camera's stream by its address: a phone's camera app (``http://PHONE:8080/video``, an
+    MJPEG stream read in Python, :mod:`scorekeeper.camera.mjpeg`), or ``rtsp://...`` read through
+    OpenCV's FFMPEG backend.
 
     A thread of its own takes each picture as it comes and keeps only the newest, so the watch loop
-    reads the table as it is now however slowly it reads. A picture is passed on only once the
-    next one has come whole: the last picture before a stream breaks may be cut short, and is
-    dropped. A dropped stream is opened again by itself, every ``retry`` seconds until it answers
-    (or, after ``give_up`` seconds, :class:`CameraLost` is raised); ``on_notice`` is told when it
-    is lost and when it is back, and the first frame after the gap says so (:attr:`Frame.after_gap`).
+    reads the table as it is now however slowly it reads. Only whole pictures are passed on: a part
+    cut short by a drop is never given. A dropped stream is opened again by itself, every ``retry``
+    seconds until it answers (or, after ``give_up`` seconds, :class:`CameraLost` is raised);
+    ``on_notice`` is told once when it is lost and once when it is back, and the first frame after
+    the gap says so (:attr:`Frame.after_gap`). A camera that refuses the stream (401, 403), sends it
+    on to another computer or sends pictures over the bounds (:data:`MAX_PART_BYTES`,
+    :data:`MAX_PICTURE_SIDE`) is refused at once, or lost at once if it does so later, saying why.
+    :meth:`close` stops the thread and waits for it to end; a stream left open is closed at exit.
     """
 
     live = True
@@ -498,9 +630,10 @@ class StreamSource(BaseSource):
         retry: float = RETRY_S,
         give_up: float = GIVE_UP_S,
         on_notice: Callable[[str], None] | None = None,
+        max_part_bytes: int = MAX_PART_BYTES,
     ) -> None:
         super().__init__(realtime=False)
-        stream_address(url)
+        self._mjpeg = stream_address(url).scheme.lower() in ("http", "https")
         self.url = url
         self.shown = shown_address(url)
         """The address as shown (a password in it hidden)."""
@@ -510,63 +643,104 @@ class StreamSource(BaseSource):
         """How many times the stream was opened again after a drop."""
         self._open_capture = open_capture
         self._timeouts = (open_timeout, read_timeout)
+        self._max_part_bytes = max_part_bytes
         self._retry = retry
         self._give_up = give_up
         self._gone = ""
         self._closed = threading.Event()
         self._ready = threading.Condition()
         self._newest: tuple[NDArray[np.uint8], bool, float] | None = None
+        self._thread: threading.Thread | None = None
         check_reachable(url)
-        capture, first = self._connect()
-        if capture is None or first is None:
+        try:
+            feed, first = self._connect()
+        except FINAL as exc:
+            raise SourceError(self._refusal(exc)) from None
+        except (OSError, MjpegError, cv2.error) as exc:
+            why = f" ({exc})" if isinstance(exc, NoVideo) else ""
             raise SourceError(
-                f"{self.shown} answers but sends no video there: check the address's path in the camera app "
+                f"{self.shown} answers but sends no video there{why}: check the address's path in the camera app "
                 f"(IP Webcam's stream is {EXAMPLE_ADDRESS})"
-            )
+            ) from None
         if min(first.shape[:2]) < SMALLEST_FRAME:
-            capture.release()
+            feed.close()
             raise SourceError(f"{self.shown}: {too_small(first.shape[1], first.shape[0])}")
         self.size = (int(first.shape[1]), int(first.shape[0]))
-        fps = float(capture.get(cv2.CAP_PROP_FPS) or 0)
-        self.fps = fps if 1 <= fps <= 240 else 30.0
+        self.fps = feed.fps if 1 <= feed.fps <= 240 else 30.0
         self.name = f"{self.shown} ({self.size[0]}x{self.size[1]})"
-        self._thread = threading.Thread(target=self._pump, args=(capture, first), name="stream", daemon=True)
+        self._thread = threading.Thread(target=self._pump, args=(feed, first), name="stream", daemon=True)
+        _OPEN_STREAMS.add(self)
         self._thread.start()
 
-    def _connect(self) -> tuple[Any, NDArray[np.uint8] | None]:
-        """The stream opened and its first picture; (None, None) where either does not come."""
-        capture = self._open_capture(self.url, *self._timeouts)
-        if capture is None:
-            return None, None
-        if not capture.isOpened():
-            capture.release()
-            return None, None
-        ok, image = capture.read()
-        if not ok or image is None:
-            capture.release()
-            return None, None
-        return capture, np.asarray(image, np.uint8)
+    def _connect(self) -> tuple[_Feed, NDArray[np.uint8]]:
+        """The stream opened and its first picture; raises where either does not come."""
+        open_timeout, read_timeout = self._timeouts
+        feed: _Feed
+        if self._mjpeg:
+            stream = MjpegStream(self.url, self._closed, open_timeout=open_timeout, read_timeout=read_timeout, max_part_bytes=self._max_part_bytes)
+            feed = _MjpegFeed(stream)
+        else:
+            feed = _CaptureFeed(self._open_capture(self.url, open_timeout, read_timeout))
+        try:
+            return feed, feed.picture()
+        except BaseException:
+            feed.close()
+            raise
 
-    def _pump(self, capture: Any, held: NDArray[np.uint8] | None) -> None:
-        """Take every picture as it comes; pass each on once the next has come whole."""
+    def _refusal(self, exc: MjpegError) -> str:
+        """Why the camera's answer is refused, and what to do (the address shown with its password hidden)."""
+        if isinstance(exc, Refused) and exc.status == 403:
+            return f"{self.shown}: the camera refused the stream (403 Forbidden): check the camera app lets other devices watch it"
+        if isinstance(exc, Refused) and exc.had_credentials:
+            return f"{self.shown}: the camera asks for a user name and password (401) and refused the ones in the address: check them in the camera app"
+        if isinstance(exc, Refused):
+            return (
+                f"{self.shown}: the camera asks for a user name and password (401): put them in the address "
+                "as the camera app sets them, http://USER:PASSWORD@PHONE:8080/video"
+            )
+        if isinstance(exc, Redirected):
+            return (
+                f"{self.shown}: the camera sends the stream on to another computer, {shown_address(exc.location)}, "
+                "and it is not followed there: if that is your camera, use that address"
+            )
+        if isinstance(exc, TooLarge):
+            return (
+                f"{self.shown}: a picture of {_megabytes(exc.size)} came, more than the {_megabytes(exc.limit)} a picture may take: "
+                "set a smaller video resolution in the camera app"
+            )
+        assert isinstance(exc, PictureTooLarge)
+        return (
+            f"{self.shown}: its pictures are {exc.width}x{exc.height} px, larger than the {MAX_PICTURE_SIDE}x{MAX_PICTURE_SIDE} px "
+            "a picture may be: set a smaller video resolution in the camera app (1280x720 is plenty)"
+        )
+
+    def _pump(self, feed: _Feed | None, image: NDArray[np.uint8]) -> None:
+        """Take every picture as it comes and pass it on; open the stream again where it drops."""
         gap = False
         try:
-            while not self._closed.is_set():
-                ok, image = capture.read()
-                if ok and image is not None and min(image.shape[:2]) >= SMALLEST_FRAME:
-                    if held is not None:
-                        self._publish(held, gap)
-                        gap = False
-                    held = np.asarray(image, np.uint8)
+            while feed is not None and not self._closed.is_set():
+                if min(image.shape[:2]) >= SMALLEST_FRAME:
+                    self._publish(image, gap)
+                    gap = False
+                try:
+                    image = feed.picture()
                     continue
-                capture.release()
-                capture, held = self._reconnect()
-                if capture is None:
+                except Stopped:
                     return
-                gap = True
+                except FINAL as exc:
+                    self._gone = self._refusal(exc)
+                    return
+                except (OSError, MjpegError, cv2.error) as exc:
+                    log.debug("the stream from %s broke: %s", self.shown, exc)
+                feed.close()
+                feed = None
+                again = self._reconnect()
+                if again is not None:
+                    feed, image = again
+                    gap = True
         finally:
-            if capture is not None:
-                capture.release()
+            if feed is not None:
+                feed.close()
             with self._ready:
                 self._ready.notify_all()
 
@@ -577,24 +751,32 @@ class StreamSource(BaseSource):
             self._newest = (image, gap, time.monotonic() - self._started)
             self._ready.notify_all()
 
-    def _reconnect(self) -> tuple[Any, NDArray[np.uint8] | None]:
-        """Open the stream again until it answers (capture and first picture) or the source is
-        closed (None, None)."""
+    def _reconnect(self) -> tuple[_Feed, NDArray[np.uint8]] | None:
+        """Open the stream again until it answers (its feed and first picture); None where the
+        source is closed, the camera refuses it, or it stays away ``give_up`` s (:attr:`_gone` says why)."""
         lost = time.monotonic()
         self._notice(f"The stream from {self.shown} stopped: reconnecting by itself; the game is kept and no roll is taken meanwhile")
         while not self._closed.wait(self._retry):
-            capture, first = self._connect()
-            if capture is not None:
+            try:
+                again = self._connect()
+            except Stopped:
+                return None
+            except FINAL as exc:
+                self._gone = self._refusal(exc)
+                return None
+            except (OSError, MjpegError, cv2.error) as exc:
+                log.debug("the stream from %s is still away: %s", self.shown, exc)
+            else:
                 self.reconnections += 1
                 self._notice(f"The stream from {self.shown} is back (after {time.monotonic() - lost:.0f} s)")
-                return capture, first
+                return again
             if time.monotonic() - lost >= self._give_up:
                 self._gone = (
                     f"the stream from {self.shown} did not come back in {self._give_up:g} s: is the camera app still "
                     "running on the phone? Reconnect once it is, or type the dice by hand"
                 )
                 break
-        return None, None
+        return None
 
     def _notice(self, text: str) -> None:
         log.info("%s", text)
@@ -602,8 +784,9 @@ class StreamSource(BaseSource):
             self.on_notice(text)
 
     def read(self) -> Frame | None:
+        thread = self._thread
         with self._ready:
-            while self._newest is None and not self._closed.is_set() and self._thread.is_alive():
+            while self._newest is None and not self._closed.is_set() and thread is not None and thread.is_alive():
                 self._ready.wait(0.5)
             if self._newest is None:
                 if self._gone and not self._closed.is_set():
@@ -616,10 +799,20 @@ class StreamSource(BaseSource):
         return frame
 
     def close(self) -> None:
-        """Stop reading (safe from any thread; the stream's thread lets the camera go)."""
+        """Stop reading, and wait for the stream's thread to let the camera go (safe from any
+        thread; a read() waiting for the picture returns None)."""
         self._closed.set()
         with self._ready:
             self._ready.notify_all()
+        thread = self._thread
+        if thread is None or thread is threading.current_thread():
+            return
+        # an http stream's thread looks at the flag every 0.1 s; FFMPEG's read or open ends within its timeout
+        thread.join(sum(self._timeouts) + 1.0)
+        if thread.is_alive():
+            log.warning("the stream from %s has not stopped yet", self.shown)
+        else:
+            _OPEN_STREAMS.discard(self)
 
 
 def too_small(width: int, height: int) -> str:

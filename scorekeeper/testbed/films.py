@@ -83,13 +83,19 @@ class FilmReader:
         """Tell the frame from its picture (the frames of ``video`` as decoded): for a reader handed
         to code that makes its own watcher, such as the watch command. Identical frames are one scene."""
         capture = cv2.VideoCapture(str(video))
-        number = 0
+        images = []
         ok, image = capture.read()
         while ok:
-            self.pictures.setdefault(_digest(np.asarray(image, np.uint8)), number)
-            number += 1
+            images.append(np.asarray(image, np.uint8))
             ok, image = capture.read()
         capture.release()
+        return self.by_images(images)
+
+    def by_images(self, images: list[NDArray[np.uint8]]) -> FilmReader:
+        """Tell the frame from its picture, the film's pictures as they come (a stream's, decoded as
+        the stream decodes them). Identical frames are one scene."""
+        for number, image in enumerate(images):
+            self.pictures.setdefault(_digest(image), number)
         return self
 
     def follow(self, watcher: Watcher) -> FilmReader:

@@ -8,6 +8,8 @@ was down still shows what it showed.
 
 from __future__ import annotations
 
+import base64
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -35,6 +37,15 @@ def jpegs(images: list[NDArray[np.uint8]], quality: int = 92) -> list[bytes]:
     return out
 
 
+def as_streamed(frames: list[bytes]) -> list[NDArray[np.uint8]]:
+    """Each JPEG as a stream source decodes it, picture for picture."""
+    from scorekeeper.camera.sources import decode_picture
+
+    pictures = [decode_picture(frame) for frame in frames]
+    assert all(picture is not None for picture in pictures)
+    return pictures  # type: ignore[return-value]
+
+
 def write_mjpeg(frames: list[bytes], path: Path) -> Path:
     """The JPEGs one after the other: a raw MJPEG file that FFMPEG decodes exactly as it decodes the stream."""
     write_atomically(path, b"".join(frames))
@@ -42,12 +53,18 @@ def write_mjpeg(frames: list[bytes], path: Path) -> Path:
 
 
 class MjpegCamera:
-    """Serves ``frames`` (JPEG bytes) at ``fps`` on ``/video``; ``/`` is a web page (no video).
+    """Serves ``frames`` (JPEG bytes, or any bytes for a part that is no JPEG) at ``fps`` on
+    ``/video``; ``/`` is a web page (no video).
 
     :meth:`drop_at` cuts the stream in the middle of a picture once the film reaches it, and the
-    camera then answers 503 for ``down`` seconds before it streams again."""
+    camera then answers 503 for ``down`` seconds before it streams again. :attr:`replies` answers a
+    path with a status and headers in place of the stream or the page (a redirect, a refusal),
+    :attr:`password` asks for a user name and password (Basic), and :attr:`claimed` makes a
+    picture's part claim another length than it has; :attr:`lengths` False sends the parts with no
+    length, :attr:`chunked` True sends the stream in chunks; ``tls`` (a certificate and its key,
+    files) serves it over https."""
 
-    def __init__(self, frames: list[bytes], fps: float = 30.0, *, loop: bool = False) -> None:
+    def __init__(self, frames: list[bytes], fps: float = 30.0, *, loop: bool = False, tls: tuple[Path, Path] | None = None) -> None:
         self.frames = frames
         self.fps = fps
         self.loop = loop
@@ -58,13 +75,31 @@ class MjpegCamera:
         self.connections = 0
         self.cut = False
         """Whether the stream was cut mid-picture."""
+        self.replies: dict[str, tuple[int, dict[str, str]]] = {}
+        """Path -> (status, headers) answered in place of the stream or the page."""
+        self.password: tuple[str, str] | None = None
+        """The user name and password the stream asks for (Basic), None for none."""
+        self.claimed: dict[int, int] = {}
+        """Picture -> the Content-Length its part claims (its bytes are sent as they are)."""
+        self.lengths = True
+        """Whether each part says its length (Content-Length)."""
+        self.chunked = False
+        """Whether the stream is sent in chunks (Transfer-Encoding: chunked)."""
+        self.declared = BOUNDARY.decode()
+        """The boundary the answer's Content-Type names (some cameras write it with its lines' dashes)."""
+        self.requests: list[tuple[str, str]] = []
+        """(path, Authorization header) of every request, in order."""
         self._drops: list[tuple[int, float]] = []
         self._down_until = 0.0
         self._lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.server.daemon_threads = True
+        if tls is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = int(self.server.server_address[1])
-        self.url = f"http://127.0.0.1:{self.port}/video"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/video"
         self._thread = threading.Thread(target=self.server.serve_forever, name="mjpeg-camera", daemon=True)
 
     def drop_at(self, picture: int, down: float) -> None:
@@ -79,6 +114,14 @@ class MjpegCamera:
                 pass
 
             def do_GET(self) -> None:  # noqa: N802 - the http.server name
+                camera.requests.append((self.path, self.headers.get("Authorization", "")))
+                if self.path in camera.replies:
+                    status, headers = camera.replies[self.path]
+                    self.send_response(status)
+                    for key, value in {"Content-Length": "0", **headers}.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    return
                 if self.path != "/video":
                     page = b"<html><body>IP camera: the stream is at /video</body></html>"
                     self.send_response(200)
@@ -90,9 +133,19 @@ class MjpegCamera:
                 if time.monotonic() < camera._down_until:
                     self.send_error(503, "camera restarting")
                     return
+                if camera.password is not None:
+                    expected = "Basic " + base64.b64encode(":".join(camera.password).encode()).decode()
+                    if self.headers.get("Authorization") != expected:
+                        self.send_response(401)
+                        self.send_header("WWW-Authenticate", 'Basic realm="IP Webcam"')
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
                 camera.connections += 1
                 self.send_response(200)
-                self.send_header("Content-Type", f"multipart/x-mixed-replace; boundary={BOUNDARY.decode()}")
+                self.send_header("Content-Type", f"multipart/x-mixed-replace; boundary={camera.declared}")
+                if camera.chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
                 camera._stream(self.wfile)
 
@@ -100,7 +153,14 @@ class MjpegCamera:
 
     def _stream(self, out: object) -> None:
         """Send the film to one client, paced to ``fps``, until it ends, drops or the client leaves."""
-        write = out.write  # type: ignore[attr-defined]
+
+        def write(data: bytes) -> None:
+            if self.chunked:
+                # each write in two chunks, so that chunks and parts do not line up
+                half = len(data) // 2
+                data = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in (data[:half], data[half:]) if piece)
+            out.write(data)  # type: ignore[attr-defined]
+
         due = time.monotonic()
         try:
             while True:
@@ -118,7 +178,8 @@ class MjpegCamera:
                         self._down_until = time.monotonic() + drop[1]
                     else:
                         self.position += 1
-                head = b"--" + BOUNDARY + b"\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data)
+                length = self.claimed.get(picture, len(data))
+                head = b"--" + BOUNDARY + b"\r\nContent-Type: image/jpeg\r\n" + (b"Content-Length: %d\r\n" % length if self.lengths else b"") + b"\r\n"
                 if drop is not None:
                     write(head + data[: len(data) // 2])
                     out.flush()  # type: ignore[attr-defined]
@@ -142,9 +203,9 @@ class MjpegCamera:
 
 
 @contextmanager
-def mjpeg_camera(frames: list[bytes], fps: float = 30.0, *, loop: bool = False) -> Iterator[MjpegCamera]:
+def mjpeg_camera(frames: list[bytes], fps: float = 30.0, *, loop: bool = False, tls: tuple[Path, Path] | None = None) -> Iterator[MjpegCamera]:
     """An :class:`MjpegCamera` started for the ``with`` block."""
-    camera = MjpegCamera(frames, fps, loop=loop).start()
+    camera = MjpegCamera(frames, fps, loop=loop, tls=tls).start()
     try:
         yield camera
     finally:
