@@ -10,8 +10,8 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.export import ExportError, export_csv
-from scorekeeper.game.journal import Journal
 from tests.test_export import finished_game
+from tests.test_export_targets import journal  # noqa: F401 - the fixture, shared
 
 FORMATS = ("csv", "html", "pdf")
 STARTS = {"csv": b"scorekeeper score sheet\r\n", "html": b"<!DOCTYPE html>", "pdf": b"%PDF-"}
@@ -22,15 +22,6 @@ NOT_SHEETS = {
     "a sheet's first line alone": (b"scorekeeper score sheet", "it begins 'scorekeeper score sheet'"),
     "another program's PDF": (b"%PDF-1.4\n1 0 obj\n<< /Creator (LibreOffice) >>\n", "it begins '%PDF-1.4'"),
 }
-
-
-@pytest.fixture
-def journal(tmp_path: Path) -> Path:
-    path = tmp_path / "game.jsonl"
-    sink = Journal.create(path)
-    finished_game(sink.write)
-    sink.close()
-    return path
 
 
 @pytest.mark.parametrize("kind", FORMATS)

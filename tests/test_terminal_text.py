@@ -3,33 +3,22 @@ visible (an escape sequence is shown, not acted on), and ordinary Unicode names 
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-from scorekeeper.cli import main
 from scorekeeper.game import Game, save_game
 from scorekeeper.game.games_folder import games_folder
 from scorekeeper.rules import load_rules, rules_to_toml
 from scorekeeper.stats.history import CACHE_FILE, history_of
 from scorekeeper.terminal import visible
 from tests.history_games import make_home
+from tests.test_cli import run_cli as run
 
 CLEAR = "\x1b[2J"
 TITLE_SET = "\x1b]0;pwned\x07"
 
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    sys.stdin = io.StringIO(stdin)
-    try:
-        status = main(list(argv))
-    finally:
-        sys.stdin = sys.__stdin__
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def no_control(text: str) -> bool:
