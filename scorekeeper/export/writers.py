@@ -16,7 +16,6 @@ import hashlib
 import html
 import io
 import os
-import stat
 from datetime import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -27,7 +26,7 @@ from scorekeeper.export.sheet import ScoreSheet, SheetTurn, score_sheet
 from scorekeeper.game import Event
 from scorekeeper.game.photos import FOLDER_SUFFIX, PhotoStatus, RollPhoto, read_photo
 from scorekeeper.game.save import game_file_kind
-from scorekeeper.safe_input import quote, read_head
+from scorekeeper.safe_input import quote, read_head, what_it_is
 from scorekeeper.safe_output import write_atomically
 from scorekeeper.scoreboard.race_svg import race_svg
 from scorekeeper.stats import HEADER as STATS_HEADER
@@ -376,10 +375,6 @@ def refuse_link(path: Path) -> None:
     )
 
 
-NOT_REGULAR = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket"))
-"""What a file that is not a regular one is, by the test of its mode that says so."""
-
-
 def refuse_game_file(path: Path) -> None:
     """Refuse to write a score sheet over a game: a journal or a saved game (the one exported or any other)."""
     kind = game_file_kind(path)
@@ -402,8 +397,8 @@ def check_sheet_target(path: Path) -> None:
         mode = None
     except OSError as exc:
         raise cannot_write(path, exc) from None
-    if mode is not None and not stat.S_ISREG(mode):
-        kind = next((name for test, name in NOT_REGULAR if test(mode)), "not a file")
+    kind = what_it_is(mode) if mode is not None else None
+    if kind is not None:
         raise ExportError(
             f"{path}: not a regular file ({kind}); a score sheet is written only to a regular file: "
             "name a new file, or an old sheet to replace"
