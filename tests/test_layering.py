@@ -124,7 +124,7 @@ ALLOWED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "game": (("rules",) + FILES, ()),
     "coach": (("errors", "game", "rules", "safe_npz", "safe_output"), NUMBERS),
     "stats": (("coach", "errors", "game", "rules") + FILES, ()),
-    "scoreboard": (("game", "rules"), ()),
+    "scoreboard": (("errors", "game", "rules"), ()),
     "export": (("errors", "game", "rules", "scoreboard", "stats") + FILES, QT),
     "serve": (("errors", "game", "rules", "scoreboard"), ("aiohttp", "segno")),
     "vision": (("rules", "safe_npz") + FILES, PICTURES + ("onnxruntime",)),

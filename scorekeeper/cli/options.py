@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from scorekeeper.game import Game
-from scorekeeper.rules import FarkleError, RuleSet, load_rules
+from scorekeeper.errors import UsageError
+from scorekeeper.rules import RuleSet, load_rules
 
 DEFAULT_RULES = "retail"
 """The rules every command plays by when ``--rules`` is not given."""
@@ -55,7 +56,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
     with the game's own error (a missing player, a target the rules do not offer) before anything starts."""
     names = [name.strip() for name in (args.players or "").split(",") if name.strip()]
     if not names:
-        raise FarkleError("no players: give them in seat order, e.g. --players Ann,Bob")
+        raise UsageError("no players: give them in seat order, e.g. --players Ann,Bob")
     return Game.new(rules_from_args(args), names, target=args.target)
 
 

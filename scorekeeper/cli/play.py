@@ -23,6 +23,7 @@ from scorekeeper.game.games_folder import default_home, games_folder, new_journa
 from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import SavedGame, game_file_kind, load_saved
+from scorekeeper.errors import ScorekeeperError, UsageError
 from scorekeeper.rules import FarkleError, GameKind, KeepOption, RollScore, describe_rules, game_headline
 from scorekeeper.safe_input import quote, what_it_is, why_unreadable
 from scorekeeper.safe_output import clear_leftovers
@@ -183,7 +184,7 @@ class Session:
             else:
                 self.say(f"Unknown command {quote(line.strip())}; type 'help' for the commands.")
             return True
-        except FarkleError as exc:
+        except ScorekeeperError as exc:
             self.say(f"Not allowed: {exc}")
             return True
         self._after(state_before)
@@ -195,7 +196,7 @@ class Session:
 
     def _save(self, rest: list[str]) -> None:
         if len(rest) != 1:
-            raise FarkleError("save: type 'save FILE'")
+            raise UsageError("save: type 'save FILE'")
         check_save_target(Path(rest[0]), self.game)
         save_game(self.game, rest[0], self.journal)
         self.say(f"Saved to {rest[0]}.")
@@ -323,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None:
         given = game_options_given(args)
         if given:
-            raise FarkleError(
+            raise UsageError(
                 f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}"
             )
     resumed = game_file_kind(args.resume) if args.resume is not None else None

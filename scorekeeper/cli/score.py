@@ -9,6 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from scorekeeper.cli.options import add_rules_options, rules_from_args
+from scorekeeper.errors import UsageError
 from scorekeeper.rules import Dice, DieToken, FarkleError, IllegalRoll, KeepOption, RollScore, RuleSet, die_token, read_die, score_roll
 
 
@@ -101,10 +102,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.batch:
         if args.dice:
-            raise FarkleError("score --batch reads rolls from standard input; give no dice on the command line")
+            raise UsageError("score --batch reads rolls from standard input; give no dice on the command line")
         return _batch(rules, sys.stdin, sys.stdout)
     if not args.dice:
-        raise FarkleError("no dice given: type the roll, e.g. 'scorekeeper score --rules retail 1 1 5 3 4 6'")
+        raise UsageError("no dice given: type the roll, e.g. 'scorekeeper score --rules retail 1 1 5 3 4 6'")
     dice = Dice.from_str(" ".join(args.dice))
     scored = score_roll(rules, dice)
     if args.json:

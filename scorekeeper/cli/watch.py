@@ -25,7 +25,7 @@ from scorekeeper.camera.sources import (
     shown_address,
 )
 from scorekeeper.camera.watch import ReaderUnavailable, Watcher, default_reader
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import ScorekeeperError, UsageError
 from scorekeeper.table_session.marks import MarksInPlay
 from scorekeeper.table_session.table_colours import TableColours, teach_from_labels
 from scorekeeper.cli.export import sheet_format
@@ -35,7 +35,7 @@ from scorekeeper.cli.play import scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.terminal import visible
-from scorekeeper.rules import FarkleError, GameKind
+from scorekeeper.rules import GameKind
 from scorekeeper.coach.policy import CoachError
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
@@ -165,11 +165,11 @@ def run(args: argparse.Namespace, reader: DiceReader | None = None) -> int:
 def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
     """The game ``--game`` asks for, and who makes its choices."""
     if args.json:
-        raise FarkleError("--json prints settle events; a camera game prints the game (leave out --json)")
+        raise UsageError("--json prints settle events; a camera game prints the game (leave out --json)")
     game = game_from_args(args)
     rules = game.state.rules
     if rules.kind is not GameKind.DICE:
-        raise FarkleError(f"{rules.title} is played with cards: the camera reads dice")
+        raise UsageError(f"{rules.title} is played with cards: the camera reads dice")
     if args.sheet is not None:
         sheet_format(args.sheet, None)
         check_sheet_target(args.sheet)
@@ -178,14 +178,14 @@ def _game(args: argparse.Namespace) -> tuple[Game, Chooser]:
     try:
         return game, CoachChooser(game.state)
     except CoachError as exc:
-        raise FarkleError(f"{exc} Give the choices between rolls with --decisions FILE.") from None
+        raise UsageError(f"{exc} Give the choices between rolls with --decisions FILE.") from None
 
 
 def _colours(watcher: Watcher, colours: TableColours, in_play: MarksInPlay) -> None:
     """Say what the table knows of the dice's colours the game tells its marks by (learned at the
     table of ``--calibration``'s profile, kept beside it), or, on the demo table, teach them from a
     teaching throw whose labels say which die is the wild one and which faces show red pips;
-    nothing where the rules play no marks. :class:`FarkleError` where they are not learned and
+    nothing where the rules play no marks. :class:`UsageError` where they are not learned and
     cannot be."""
     if not in_play.any:
         return
@@ -196,7 +196,7 @@ def _colours(watcher: Watcher, colours: TableColours, in_play: MarksInPlay) -> N
         throws = teach_from_labels(watcher, colours, in_play.letters)
         print(f"Taught the table the dice's colours from {throws} teaching throw{'' if throws == 1 else 's'}: {colours.summary()}", flush=True)
     elif missing:
-        raise FarkleError(
+        raise UsageError(
             f"the table has not learned {colours.missing_words(missing)}, and with no one at the table to tap, no roll could be "
             "taken: teach it in the window (Camera, Calibrate: hold a throw, tap the marked dice, teach it) with this --calibration profile"
         )
@@ -214,7 +214,7 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
     )
     try:
         _colours(watcher, camera.table.colours, in_play)
-    except FarkleError as exc:
+    except UsageError as exc:
         return _fail(str(exc))
     learner = camera.table.learn_with(watcher.reader)
     if learner is not None:

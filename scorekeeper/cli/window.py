@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.cli.options import add_penalty_option
-from scorekeeper.rules import FarkleError
+from scorekeeper.errors import UsageError
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def check_display() -> None:
     if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
         return
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        raise FarkleError(
+        raise UsageError(
             "no screen to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set): run it from a "
             "desktop session, or under xvfb-run for screenshots; 'scorekeeper play' keeps score in the terminal"
         )
@@ -77,7 +77,7 @@ def check_qt_platform() -> None:
 
     problem = xcb_problem(os.environ, sys.platform, xcb_plugin(), run_ldd)
     if problem is not None:
-        raise FarkleError(problem)
+        raise UsageError(problem)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,15 +92,15 @@ def run(args: argparse.Namespace) -> int:
         if args.calibration is not None:
             load_profile(args.calibration)
     except (SourceError, CalibrationError) as exc:
-        raise FarkleError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     given = game_options_given(args)
     if args.resume is not None and given:
-        raise FarkleError(f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}")
+        raise UsageError(f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}")
     if args.players is None and given:
-        raise FarkleError(f"{', '.join(given)} set up a game started right away: give its players too, e.g. --players Ann,Bob")
+        raise UsageError(f"{', '.join(given)} set up a game started right away: give its players too, e.g. --players Ann,Bob")
     game = game_from_args(args) if args.players is not None else None
     if args.screenshot is not None and args.after <= 0:
-        raise FarkleError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
+        raise UsageError(f"--after {args.after}: give the seconds to run before the screenshot, e.g. --after 5")
     if args.resume is not None:
         check_resumable(args.resume)
     check_display()

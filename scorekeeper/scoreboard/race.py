@@ -24,9 +24,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scorekeeper.errors import ScorekeeperError
 from scorekeeper.game import Event, GameStarted, Outcome, StepsInForce, apply
 from scorekeeper.game.state import start
-from scorekeeper.rules import FarkleError
 
 SEAT_COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#8c564b", "#56b4e9", "#e69f00", "#7f7f7f")
 """Each seat's line colour, in seat order (again from the first after the eighth): told apart by
@@ -110,11 +110,15 @@ def nice_step(span: float, most: int, steps: Sequence[float] = (1, 2, 2.5, 5)) -
     return int(10 * power)
 
 
+class RaceError(ScorekeeperError):
+    """A log the score race cannot be drawn from."""
+
+
 def score_race(events: Sequence[Event]) -> Race:
     """The score race of the game ``events`` make (its log: undos, redos and corrected turns taken
     into account)."""
     if not events or not isinstance(events[0], GameStarted):
-        raise FarkleError("the score race needs a game's log, which begins with the start of the game")
+        raise RaceError("the score race needs a game's log, which begins with the start of the game")
     first = events[0]
     state = start(first)
     lap_from: int | None = None
