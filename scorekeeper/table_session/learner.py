@@ -48,6 +48,8 @@ class LearnedSummary:
 
         >>> LearnedSummary(12, {1: 3, 5: 9}, 2, False, "").line()
         'Table learned: 12 dice from 2 rolls (1: 3, 5: 9); the model reads alone until 5 rolls are confirmed'
+        >>> LearnedSummary(6, {1: 1, 5: 5}, 1, False, "").line().split(";")[0]
+        'Table learned: 6 dice from 1 roll (1: 1, 5: 5)'
         """
         if not self.dice:
             return "Table learned: nothing yet (each roll you confirm teaches it)" + (f"; {self.note}" if self.note else "")
@@ -58,7 +60,8 @@ class LearnedSummary:
             how = "the model reads alone until what it learned reads better"
         else:
             how = f"the model reads alone until {MIN_JUDGED} rolls are confirmed"
-        return f"Table learned: {self.dice} dice from {self.rolls} rolls ({counts}); {how}" + (f"; {self.note}" if self.note else "")
+        rolls = f"{self.rolls} roll{'' if self.rolls == 1 else 's'}"
+        return f"Table learned: {self.dice} dice from {rolls} ({counts}); {how}" + (f"; {self.note}" if self.note else "")
 
 
 class TableLearner:
