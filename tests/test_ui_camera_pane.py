@@ -99,7 +99,7 @@ def test_the_window_learns_the_table_from_each_roll_the_game_moves_on_from(qtbot
     assert window.controller.state.turn.roll == Dice.from_str("1 2 2 3 4 5")
     assert pane.learner is not None and pane.learner.summary().dice == 0, "a roll taken is not yet confirmed"
     assert window.controller.take(Kept(Dice.from_str("1 5")))
-    qtbot.waitUntil(lambda: "from 1 rolls" in pane.learned_label.text(), timeout=20000)
+    qtbot.waitUntil(lambda: "from 1 roll " in pane.learned_label.text(), timeout=20000)
     assert pane.learned_label.text().startswith("Table learned: 6 dice from 1 roll (1: 1, 2: 2, 3: 1, 4: 1, 5: 1)")
     assert (tmp_path / "last-calibration.table.npz").is_file()
     pane.learner.forget()
