@@ -9,7 +9,8 @@ Each photo is read once (``OnnxDiceReader.finds``); the orders then only refit a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -27,6 +28,21 @@ from scorekeeper.vision.table_memory import MEASURED_ROLLS, SIZES, best_die_size
 TEACH_IOU = 0.3
 """A find teaches a labelled die's value where their boxes overlap this much: the labels of some
 sources frame the whole die where the finder frames its top face."""
+
+
+@contextmanager
+def model_alone(reader: OnnxDiceReader) -> Iterator[None]:
+    """Within it, ``reader`` reads with the model alone (its learned head set aside, then given back)."""
+    learned, reader.learned = reader.learned, None
+    try:
+        yield
+    finally:
+        reader.learned = learned
+
+
+def find_indices(finds: Finds, boxes: NDArray[np.float32]) -> NDArray[np.int64]:
+    """The index among ``finds`` of each of ``boxes``, which the decision step took from them."""
+    return np.array([int(np.flatnonzero((finds.boxes == box).all(1))[0]) for box in boxes], np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,11 +66,8 @@ def read_photo(reader: OnnxDiceReader, item: LabelledImage, counted: bool, numbe
     """``item`` read once, with what it would teach once the players confirmed it as roll ``number``."""
     frame = item.load()
     finds = reader.finds(frame)
-    learned, reader.learned = reader.learned, None
-    try:
+    with model_alone(reader):
         cold = reader.decide(finds, len(item.labels) if counted else None)
-    finally:
-        reader.learned = learned
     labels = item.labels
     overlaps = box_iou(labels.boxes, finds.boxes) if len(labels) and len(finds) else np.zeros((len(labels), len(finds)), np.float32)
     matched_find = np.full(len(labels), -1)
@@ -65,7 +78,7 @@ def read_photo(reader: OnnxDiceReader, item: LabelledImage, counted: bool, numbe
             break
         if matched_find[t] < 0 and not used[f]:
             matched_find[t], used[f] = f, True
-    shown = np.array([int(np.flatnonzero((finds.boxes == box).all(1))[0]) for box in cold.boxes], np.int64)
+    shown = find_indices(finds, cold.boxes)
     extra = np.array([f for f in shown if not used[f]], np.int64)
     missed = np.flatnonzero(matched_find < 0)
     found = np.concatenate([matched_find[matched_find >= 0], extra]).astype(np.int64)
@@ -151,15 +164,12 @@ class TablePhotos:
         ``MEASURED_ROLLS``) measure it, as ``TableMemory`` does: each read at every one of ``SIZES``
         by the model alone (a table has no head before those rolls are confirmed)."""
         votes = np.zeros(len(SIZES), np.int64)
-        learned, self.reader.learned = self.reader.learned, None
-        try:
+        with model_alone(self.reader):
             for i in list(indices)[:MEASURED_ROLLS]:
                 if i not in self._votes:
                     item = self.items[i]
                     self._votes[i] = size_votes(self.reader, item.load(), item.labels.roll())
                 votes += self._votes[i]
-        finally:
-            self.reader.learned = learned
         return best_die_size(votes)
 
     def read(self, index: int, die_size: float) -> Photo:
@@ -207,8 +217,7 @@ def held_dice(reader: OnnxDiceReader, finds: Finds, found: Detections) -> NDArra
     none where the model reads alone."""
     if reader.learned is None or not len(found):
         return np.zeros(len(found), bool)
-    index = np.array([int(np.flatnonzero((finds.boxes == box).all(1))[0]) for box in found.boxes], np.int64)
-    return held_back(finds.probs[:, index], found.values, reader.unsure_below)
+    return held_back(finds.probs[:, find_indices(finds, found.boxes)], found.values, reader.unsure_below)
 
 
 def tables_of(items: Iterable[LabelledImage], group_of: Mapping[str, str]) -> dict[str, list[LabelledImage]]:

@@ -217,9 +217,9 @@ def read_with_head(
     its unsure ``line``: as ``read_finds``, where a find the head may not make sure (``held_back``)
     keeps the model's own confidence, measured against the model's line (its confidence times
     ``line / model_line``, so under ``line`` as the model's is under its own)."""
-    values = probs[:, 1:].argmax(1) + 1 if len(probs) else np.zeros(0, np.int64)
+    values = probs[:, 1:].argmax(1) + 1
     held = held_back(finds.probs, values, model_line)
-    own = finds.mean_probs[np.arange(len(values)), values] if len(values) else np.zeros(0, np.float32)
+    own = finds.mean_probs[np.arange(len(values)), values]
     ceilings = np.where(held, own * line / max(model_line, 1e-6), 1.0).astype(np.float32)
     return read_finds(finds.boxes, finds.scores, probs, threshold, line, dice, ceilings)
 
