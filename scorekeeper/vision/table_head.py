@@ -347,15 +347,18 @@ def judge(examples: Examples, rolls: Sequence[ConfirmedRoll], head: TableHead, t
     for roll in rolls:
         held = examples[examples.rolls != roll.id].fit(start=head, bound=head.bound)
         plain.append(roll.finds.mean_probs)
-        fits = held is not None and roll.finds.embeddings.shape[-1] == len(held.mean)
-        taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings) if fits and held is not None else plain[-1])
-        if fits and held is not None:
+        if held is not None and roll.finds.embeddings.shape[-1] == len(held.mean):
+            taught.append(held.adjust(roll.finds.probs, roll.finds.embeddings))
             floor = max(floor, _wrong_confidence(held, examples[(examples.rolls == roll.id) & (examples.values > 0)]))
-    model_right, model_wrong = _outcomes(rolls, plain, threshold, unsure_below, unsure_below, taught=False)
+        else:
+            taught.append(plain[-1])
+    model_right, model_wrong = _outcomes(
+        rolls, [read_finds(roll.finds.boxes, roll.finds.scores, p, threshold, unsure_below, roll.dice) for roll, p in zip(rolls, plain)]
+    )
     lines = {line for line in (unsure_below, *(float(line) for line in LINES)) if line > floor}
     best: tuple[int, int, float] | None = None
     for line in sorted(lines, reverse=True):
-        right, wrong = _outcomes(rolls, taught, threshold, unsure_below, line, taught=True)
+        right, wrong = _outcomes(rolls, [read_with_head(roll.finds, p, threshold, unsure_below, line, roll.dice) for roll, p in zip(rolls, taught)])
         if wrong == 0 and (best is None or right > best[0]):
             best = (right, wrong, line)
     if best is None:
@@ -374,17 +377,10 @@ def _wrong_confidence(head: TableHead, dice: Examples) -> float:
     return float(probs[np.arange(len(read)), read][wrong].max()) if wrong.any() else 0.0
 
 
-def _outcomes(
-    rolls: Sequence[ConfirmedRoll], probs: Sequence[NDArray[np.float32]], threshold: float, model_line: float, line: float, taught: bool
-) -> tuple[int, int]:
-    """(rolls read right with nothing asked, rolls read wrong with nothing asked) at the unsure
-    ``line``, read with a head's probabilities (``taught``) or the model's."""
+def _outcomes(rolls: Sequence[ConfirmedRoll], reads: Sequence[Detections]) -> tuple[int, int]:
+    """(rolls read right with nothing asked, rolls read wrong with nothing asked), each roll read as ``reads`` says."""
     right = wrong = 0
-    for roll, p in zip(rolls, probs):
-        if taught:
-            found = read_with_head(roll.finds, p, threshold, model_line, line, roll.dice)
-        else:
-            found = read_finds(roll.finds.boxes, roll.finds.scores, p, threshold, line, roll.dice)
+    for roll, found in zip(rolls, reads):
         if len(found) != roll.dice or found.unsure.any():
             continue
         if tuple(found.roll()) == roll.roll:
