@@ -56,17 +56,21 @@ def test_a_member_claiming_a_shape_no_memory_holds_is_refused_from_its_header(tm
     assert str(caught.value).endswith("; forget it")
 
 
+def peak_refusing(path: Path, match: str) -> int:
+    """The most memory, bytes, that reading ``path`` as a table file within 1 MB took before it was refused saying ``match``."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputFileError, match=match):
+            read_npz(path, "table file", limit=1_000_000)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def test_a_zip_bomb_is_refused_from_its_directory_before_it_is_inflated(tmp_path: Path) -> None:
     path = saved(tmp_path, bomb(ARRAYS, "crops", 40_000_000))
     assert path.stat().st_size < 100_000
-    tracemalloc.start()
-    try:
-        with pytest.raises(InputFileError, match="its arrays would take 40,00[0-9,]+ bytes once inflated \\(at most 1,000,000\\)"):
-            read_npz(path, "table file", limit=1_000_000)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 3_000_000
+    assert peak_refusing(path, "its arrays would take 40,00[0-9,]+ bytes once inflated \\(at most 1,000,000\\)") < 3_000_000
 
 
 def test_a_zip_directory_that_understates_what_a_member_inflates_to_is_refused(tmp_path: Path) -> None:
@@ -74,14 +78,7 @@ def test_a_zip_directory_that_understates_what_a_member_inflates_to_is_refused(t
     with zipfile.ZipFile(io.BytesIO(content)) as archive:
         assert archive.infolist()[0].file_size < 200, "the directory lies"
     path = saved(tmp_path, content)
-    tracemalloc.start()
-    try:
-        with pytest.raises(InputFileError, match="'a.npy' is [0-9,]+ bytes packed, more than 144 bytes could ever pack to"):
-            read_npz(path, "table file", limit=1_000_000)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert peak < 3_000_000
+    assert peak_refusing(path, "'a.npy' is [0-9,]+ bytes packed, more than 144 bytes could ever pack to") < 3_000_000
 
 
 def test_a_member_holding_more_than_its_header_claims_is_refused(tmp_path: Path) -> None:
