@@ -136,6 +136,20 @@ def test_the_pdf_prints_each_rolls_picture_beside_its_line(played: JournalPlay, 
     assert sizes[0] == pytest.approx(A4_POINTS, abs=1) and b"/Subtype /Image" not in (tmp_path / "plain.pdf").read_bytes()
 
 
+def test_the_pdf_links_no_picture_to_a_file_on_this_computer(played: JournalPlay, tmp_path: Path) -> None:
+    # issue 61: "the PDF links each picture to a `file://` path" (it should not): the pictures are in the PDF
+    from scorekeeper.export import export_pdf
+
+    assert played.game is not None
+    printed = html_text(score_sheet(played.game.events, EXPORTED, journal_of(played)), embed=False)
+    assert printed.count("<img ") == 2
+    assert "file:" not in printed and "<a " not in printed and str(journal_of(played).parent) not in printed
+    export_pdf(played.game.events, tmp_path / "s.pdf", EXPORTED, journal=journal_of(played))
+    data = (tmp_path / "s.pdf").read_bytes()
+    assert data.count(b"/Subtype /Image") == 2, "each picture is still printed"
+    assert b"file:" not in data and b"/URI" not in data and str(journal_of(played).parent).encode() not in data
+
+
 def test_a_picture_qt_cannot_read_is_said_damaged_in_the_pdf(tmp_path: Path) -> None:
     from scorekeeper.export import export_pdf
 

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import QApplication
 
 from scorekeeper.export.race_painter import paint_race
 from scorekeeper.export.sheet import ScoreSheet, score_sheet
-from scorekeeper.export.writers import RACE_HEADING, ExportError, PageBreaks, html_text, thumbnail_width
+from scorekeeper.export.writers import RACE_HEADING, ExportError, PageBreaks, html_text, picture_resource, thumbnail_width
 from scorekeeper.game import Event
 from scorekeeper.game.photos import PhotoStatus, read_photo
 
@@ -74,8 +74,8 @@ def ensure_gui() -> None:
 
 
 def with_pictures_loaded(sheet: ScoreSheet) -> tuple[ScoreSheet, dict[str, QImage]]:
-    """Each roll's picture the sheet shows, read by Qt and keyed by the address the sheet's HTML
-    gives it; and the sheet with any that Qt cannot read marked damaged (the line then says so
+    """Each roll's picture the sheet shows, read by Qt and keyed by the name the sheet's HTML gives
+    it (:func:`~scorekeeper.export.writers.picture_resource`); and the sheet with any that Qt cannot read marked damaged (the line then says so
     instead of drawing a broken picture)."""
     turns = []
     images: dict[str, QImage] = {}
@@ -88,7 +88,7 @@ def with_pictures_loaded(sheet: ScoreSheet) -> tuple[ScoreSheet, dict[str, QImag
                 if image.isNull():
                     photo = replace(photo, status=PhotoStatus.DAMAGED)
                 else:
-                    images[photo.path.resolve().as_uri()] = image
+                    images[picture_resource(photo)] = image
             photos.append(photo)
         turns.append(replace(turn, photos=tuple(photos)))
     return replace(sheet, turns=tuple(turns)), images
@@ -226,7 +226,7 @@ class PrintedPages:
     sheet: ScoreSheet
     """The sheet, each picture checked readable."""
     images: dict[str, QImage]
-    """The rolls' pictures, by the address the HTML gives them."""
+    """The rolls' pictures, by the name the HTML gives them."""
 
     @property
     def height(self) -> float:

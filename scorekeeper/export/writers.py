@@ -215,9 +215,20 @@ def embedded(photo: RollPhoto) -> tuple[RollPhoto, str | None]:
     return photo, "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
 
 
+def picture_resource(photo: RollPhoto) -> str:
+    """The name a sheet's HTML gives a roll's picture that it does not hold (the PDF's, which hands
+    Qt each picture by that name): the picture's own SHA-256, never where this computer keeps it.
+
+    >>> picture_resource(RollPhoto("ab12", Path("/home/ann/games/g.photos/ab12.jpg"), PhotoStatus.OK))
+    'roll:ab12'
+    """
+    return f"roll:{photo.name}"
+
+
 def _photo_cells(turn: SheetTurn, width: int, across: int = 1, embed: bool = True) -> str:
     """The pictures of a turn's rolls, ``across`` to a line, or what is wrong with one: held in the
-    page (``embed``: a click on one shows it larger), or linked where the game keeps them."""
+    page (``embed``: a click on one shows it larger), or named by :func:`picture_resource` for the
+    PDF, which hands Qt the pictures by those names."""
     if across > 1:
         width = (width - PICTURE_GAP * (across - 1)) // across
     shown = []
@@ -231,8 +242,7 @@ def _photo_cells(turn: SheetTurn, width: int, across: int = 1, embed: bool = Tru
         if source is not None:
             shown.append(f'<img class="roll" tabindex="0" src="{html.escape(source)}" width="{width}" alt="{title}" title="{title} (click to enlarge)">')
         elif photo.shown:
-            uri = html.escape(photo.path.resolve().as_uri())
-            shown.append(f'<a href="{uri}"><img src="{uri}" width="{width}" alt="{title}" title="{title}"></a>')
+            shown.append(f'<img src="{html.escape(picture_resource(photo))}" width="{width}" alt="{title}" title="{title}">')
         else:
             shown.append(f'<span class="missing">roll {number}: {html.escape(photo.note())}</span>')
     lines = [" ".join(shown[start : start + across]) for start in range(0, len(shown), across)]
@@ -245,8 +255,8 @@ def html_text(
     """The sheet as an HTML page (also what the PDF prints), the rolls' pictures ``picture_width``
     pixels wide (default: the :func:`thumbnail_width` for the number of players): a self-contained
     file holding each picture as the game kept it (``embed``), which can be sent, opened on a phone
-    or kept after the game is deleted; else linking each where the game keeps it (for the PDF,
-    which hands Qt the pictures by those addresses). The sheet's score race is drawn under the
+    or kept after the game is deleted; else naming each by :func:`picture_resource` (for the PDF,
+    which hands Qt the pictures by those names), never by where this computer keeps it. The sheet's score race is drawn under the
     scores as SVG, or (``race_room``, for the PDF, which paints it itself) that many pixels are kept
     empty under its heading. Printed, it starts new pages where ``pages`` says."""
     e = html.escape
