@@ -234,7 +234,7 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     assert "does not score" not in out
     assert "Not on this chart: four of a kind and a pair, two triplets" in out
     _, _, err = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", "--target", "6025")
-    assert "target 6,025: must be a positive number of points, a multiple of 50" in err
+    assert "target 6,025: not a multiple of 50; play to a multiple of 50 such as 6,000 or 6,050" in err
 
 
 def test_play_feedback(capsys: pytest.CaptureFixture[str]) -> None:

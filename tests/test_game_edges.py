@@ -61,7 +61,15 @@ def use_all_dice_below_the_entry(game: Game) -> None:
 @pytest.mark.parametrize("target", [0, -50])
 def test_a_target_of_zero_or_less_is_refused(target: int) -> None:
     message = refused(lambda: new_game("retail", target=target), IllegalAction)
-    assert message == f"target {target:,}: must be a positive number of points, a multiple of 50"
+    assert message == f"target {target:,}: a game is played to more than 0 points; play to a multiple of 50 such as 10,000"
+
+
+@pytest.mark.parametrize(("target", "near"), [(3_001, "3,000 or 3,050"), (25, "10,000")])
+def test_a_target_off_the_50s_is_refused_saying_so_not_that_it_is_not_positive(target: int, near: str) -> None:
+    # issue 61: "target 3,001: must be a positive number of points, a multiple of 50" (the number is positive)
+    message = refused(lambda: new_game("retail", target=target), IllegalAction)
+    assert message == f"target {target:,}: not a multiple of 50; play to a multiple of 50 such as {near}"
+    assert "positive" not in message
 
 
 @pytest.mark.parametrize(

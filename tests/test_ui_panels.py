@@ -313,7 +313,7 @@ def test_the_new_game_dialog_takes_any_target_and_a_penalty_for_each_farkle(qtbo
     assert "\n\nThis game is played to 3,050 (the rules' own target: 10,000).\n\n" in dialog.summary.text()
     assert "Play to 10,000" not in dialog.summary.text()
     for typed, why in [
-        ("3,025", "target 3,025: must be a positive number of points, a multiple of 50"),
+        ("3,025", "target 3,025: not a multiple of 50; play to a multiple of 50 such as 3,000 or 3,050"),
         ("950", "target 950 is too low: play to a multiple of 50 from 1,000 to 1,000,000"),
         ("lots", "play to 'lots': type a number of points, such as 5,000"),
     ]:

@@ -324,8 +324,14 @@ def start(event: GameStarted) -> GameState:
     """The state of a game that has just begun: played to any multiple of 50 from
     :data:`~scorekeeper.rules.ANY_TARGET_FROM` up, or to a target its rules offer."""
     rules, target = event.rules, event.target
-    if target <= 0 or target % 50:
-        raise IllegalAction(f"target {target:,}: must be a positive number of points, a multiple of 50")
+    if target <= 0:
+        raise IllegalAction(
+            f"target {target:,}: a game is played to more than 0 points; play to a multiple of 50 such as {rules.end.target:,}"
+        )
+    if target % 50:
+        below = target - target % 50
+        near = f"{below:,} or {below + 50:,}" if below else f"{rules.end.target:,}"
+        raise IllegalAction(f"target {target:,}: not a multiple of 50; play to a multiple of 50 such as {near}")
     if target not in (rules.end.target, *rules.end.short_targets) and not rules.any_target(target):
         raise IllegalAction(
             f"target {target:,} is too {'low' if target < ANY_TARGET_FROM else 'high'}: play to a multiple of 50 "
