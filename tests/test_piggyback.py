@@ -119,7 +119,7 @@ def test_scoring_on_the_dice_left_carries_the_pot_into_the_turn() -> None:
     game.bank()
     assert scores(game) == [1000, 1050]
     assert game.state.history[-1].pot == 1000
-    assert said(game) == "Bob banks 1,050 (1,000 of it piggybacked): now 1,050."
+    assert said(game) == "Bob banks 1,050 (1,000 of it piggybacked from Ann): now 1,050."
     # Bob's bank left 2 dice and 1,050 (the pot and his 50 together) for Ann in turn
     assert game.state.pot_offered() == Pot(dice=2, points=1050, banker=1)
 
@@ -134,7 +134,7 @@ def test_a_farkle_loses_the_whole_pot() -> None:
     game.farkle()
     assert scores(game) == [1000, 0]
     assert said(game) == (
-        "FARKLE! Bob's turn ends and the 1,050 points of this turn (1,000 piggybacked) are lost; Bob's score stays 0."
+        "FARKLE! Bob's turn ends and the 1,050 points of this turn (1,000 piggybacked from Ann) are lost; Bob's score stays 0."
     )
     assert game.state.pot_offered() is None  # a Farkle leaves nothing to piggyback on
 
@@ -316,8 +316,8 @@ def test_a_whole_typed_game_with_piggyback_ends_with_the_totals_worked_out_by_ha
         "Type 'pig' to piggyback, or 'fresh' (or the six dice rolled)."
     ) in out
     assert "Bob (0), turn 1,000 (1,000 piggybacked, lost on a Farkle): roll 3 dice and type them\n" in out
-    assert "FARKLE! Ann's turn ends and the 1,200 points of this turn (1,200 piggybacked) are lost" in out
-    assert "Ann banks 5,750 (3,250 of it piggybacked): now 7,350." in out
+    assert "FARKLE! Ann's turn ends and the 1,200 points of this turn (1,200 piggybacked from Bob) are lost" in out
+    assert "Ann banks 5,750 (3,250 of it piggybacked from Bob): now 7,350." in out
     assert "Game over: Ann wins!" in out
 
 
@@ -345,7 +345,7 @@ def test_a_whole_typed_game_with_piggyback_and_a_farkle_penalty_ends_with_the_to
     assert [record.pot for record in history] == [0, 1000, 0, 500, 650, 0, 0]
     assert scores(game) == [1300, 2150] and game.state.winners == (1,)
     assert (
-        "FARKLE! Ann's turn ends and the 650 points of this turn (650 piggybacked) are lost; "
+        "FARKLE! Ann's turn ends and the 650 points of this turn (650 piggybacked from Bob) are lost; "
         "the 100 penalty for a Farkle takes Ann's score to 1,400."
     ) in out
     assert "Game over: Bob wins!" in out

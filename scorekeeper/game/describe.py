@@ -22,7 +22,7 @@ from scorekeeper.game.events import (
     Undone,
 )
 from scorekeeper.game.state import GameState, Outcome, TurnRecord
-from scorekeeper.rules import DieToken, GameKind, read_die
+from scorekeeper.rules import DieToken, GameKind, TurnRules, read_die
 
 A = TypeVar("A", bound=Action)
 
@@ -41,7 +41,7 @@ def describe_turn(record: TurnRecord, state: GameState) -> str:
     if record.outcome is Outcome.BANKED:
         bonus = f" (with {record.card_bonus:,} for Farkle cards)" if record.card_bonus else ""
         if record.pot:
-            bonus = f" ({record.pot:,} of it piggybacked)"
+            bonus = f" ({record.pot:,} of it piggybacked from {pot_banker(record, state)})"
         return f"{name} banks {record.points:,}{bonus}: now {record.score_after:,}."
     if record.outcome is Outcome.FARKLED:
         return _farkle_text(record, state, name)
@@ -54,7 +54,10 @@ def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
     """How a Farkle ended a turn: the turn's points lost, and the score it leaves (a penalty included)."""
     lost = sum(option.points for option in record.keeps) + sum(record.entered) + record.pot
     if record.pot:
-        ends = f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn ({record.pot:,} piggybacked) are lost"
+        ends = (
+            f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn "
+            f"({record.pot:,} piggybacked from {pot_banker(record, state)}) are lost"
+        )
     elif lost:
         ends = f"FARKLE! {name}'s turn ends and the {lost:,} points of this turn are lost"
     else:
@@ -84,6 +87,98 @@ def _farkle_text(record: TurnRecord, state: GameState, name: str) -> str:
             f"penalty takes nothing{again}: {name}'s score stays {record.score_after:,}."
         )
     return f"{ends}; with no points {penalty} takes nothing{again}: {name}'s score stays {record.score_after:,}."
+
+
+def pot_banker(record: TurnRecord, state: GameState) -> str:
+    """Who banked the pot that the finished turn ``record`` (one of ``state``'s history) took over:
+    the player of the turn before it, whose bank left the pot ("" when it took over none)."""
+    history = state.history
+    for place in range(len(history) - 1, 0, -1):
+        if history[place] is record:
+            return state.players[history[place - 1].player].name if record.pot else ""
+    return ""
+
+
+def took_over_text(record: TurnRecord, state: GameState) -> str:
+    """The pot a finished turn took over, in words: ``"took over Ann's 2,500"`` ("" when none)."""
+    return f"took over {pot_banker(record, state)}'s {record.pot:,}" if record.pot else ""
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+"""The ordinal words up to ten."""
+
+
+def ordinal(number: int) -> str:
+    """``number`` as an ordinal: a word up to ten, then digits.
+
+    >>> ordinal(3), ordinal(11), ordinal(22), ordinal(103)
+    ('third', '11th', '22nd', '103rd')
+    """
+    if 1 <= number <= len(_ORDINALS):
+        return _ORDINALS[number - 1]
+    suffix = "th" if number % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def penalty_due(rules: TurnRules, in_a_row: int) -> int:
+    """The penalty a Farkle making ``in_a_row`` Farkles in a row carries under ``rules``, before any
+    limit the player's score sets."""
+    streak_due = rules.farkle_penalty and in_a_row >= rules.farkle_penalty_streak
+    return rules.each_farkle_penalty + (rules.farkle_penalty if streak_due else 0)
+
+
+def penalty_reason(rules: TurnRules, in_a_row: int) -> str:
+    """Why a Farkle making ``in_a_row`` Farkles in a row costs what it does under ``rules``, in a
+    few words ("" when it costs nothing).
+
+    >>> from scorekeeper.rules import load_rules
+    >>> penalty_reason(load_rules("retail+three-farkle-penalty").turn, 3)
+    'third Farkle in a row'
+    >>> penalty_reason(load_rules("retail+farkle-penalty-500+three-farkle-penalty").turn, 3)
+    '500 for a Farkle, 1,000 for the third in a row'
+    """
+    each = rules.each_farkle_penalty
+    streak_due = bool(rules.farkle_penalty) and in_a_row >= rules.farkle_penalty_streak
+    if streak_due and rules.farkle_penalty_streak <= 1:
+        each, streak_due = each + rules.farkle_penalty, False
+    if each and streak_due:
+        return f"{each:,} for a Farkle, {rules.farkle_penalty:,} for the {ordinal(in_a_row)} in a row"
+    if streak_due:
+        return f"{ordinal(in_a_row)} Farkle in a row"
+    return f"every Farkle costs {each:,}" if each else ""
+
+
+def penalty_text(name: str, cost: int, rules: TurnRules, in_a_row: int) -> str:
+    """What a Farkle making ``in_a_row`` Farkles in a row takes off ``name``'s score (``cost``, the
+    penalty as the score limits it), and why: ``"Bob loses 1,000 (third Farkle in a row)"``
+    ("" when it takes nothing)."""
+    if not cost:
+        return ""
+    due = penalty_due(rules, in_a_row)
+    whole = f", all of the score ({due:,} due: " if cost < due else " ("
+    return f"{name} loses {cost:,}{whole}{penalty_reason(rules, in_a_row)})"
+
+
+def farkle_cost_text(state: GameState) -> str:
+    """What a Farkle would cost the current player now, beyond the turn's points, said before it is
+    declared: ``"Bob loses 500 (every Farkle costs 500)"`` ("" when it costs nothing).
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail+farkle-penalty-500"), ["Ann", "Bob"])
+    >>> game.roll("1 5 2 3 4 6"); game.keep("1 5"); game.bank(); game.roll("2 3 4 6 6 2")
+    >>> farkle_cost_text(game.state)
+    ''
+    >>> game.farkle(); game.roll("2 3 4 6 6 2")
+    >>> farkle_cost_text(game.state)
+    'Ann loses 150, all of the score (500 due: every Farkle costs 500)'
+    """
+    player = state.current
+    if player is None or state.over:
+        return ""
+    rules = state.rules.turn
+    cost = rules.farkle_cost(player.score, player.farkle_streak)
+    return penalty_text(player.name, cost, rules, player.farkle_streak + 1)
 
 
 def die_text(token: DieToken) -> str:
