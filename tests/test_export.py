@@ -76,7 +76,7 @@ def test_the_penalty_is_on_the_sheet(tmp_path: Path) -> None:
         game.roll("2 3 4 6 6 2"); game.farkle()
     sheet = score_sheet(game.events, EXPORTED)
     assert [(t.outcome, t.penalty, t.totals[0]) for t in sheet.turns if t.player == "Ann"] == [
-        ("banked", 0, 1050), ("Farkle", 0, 1050), ("Farkle", 0, 1050), ("Farkle", 1000, 50)
+        ("banked", 0, 1050), ("Farkle", 0, 1050), ("Farkle", 0, 1050), ("Farkle, 1,000 penalty (third Farkle in a row)", 1000, 50)
     ]
     export_csv(game.events, tmp_path / "p.csv", EXPORTED)
     rows = list(csv.reader((tmp_path / "p.csv").open()))

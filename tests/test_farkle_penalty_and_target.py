@@ -313,9 +313,9 @@ def test_the_score_sheets_show_each_penalty_and_a_score_below_zero(tmp_path: Pat
                          "penalty", "total Ann", "total Bob"])
     assert [(r[1], r[6], r[7], r[8], r[9], r[10]) for r in rows[header + 1 : header + 5]] == [
         ("Ann", "banked", "1000", "0", "1000", "0"),
-        ("Bob", "Farkle", "0", "500", "1000", "-500"),  # numbers, not text: no leading ' on -500
-        ("Ann", "Farkle", "0", "500", "500", "-500"),
-        ("Bob", "Farkle", "0", "500", "500", "-1000"),
+        ("Bob", "Farkle, 500 penalty (every Farkle costs 500)", "0", "500", "1000", "-500"),  # numbers: no ' on -500
+        ("Ann", "Farkle, 500 penalty (every Farkle costs 500)", "0", "500", "500", "-500"),
+        ("Bob", "Farkle, 500 penalty (every Farkle costs 500)", "0", "500", "500", "-1000"),
     ]
     assert ["target", "3000"] in rows
     assert ["Each Farkle costs 500 off the score (it may take a score below zero)."] in rows

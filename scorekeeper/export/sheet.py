@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from scorekeeper.game import Event, Game, GameState, Outcome
+from scorekeeper.game import Event, Game, GameState, Outcome, TurnRecord
+from scorekeeper.game.describe import penalty_due, penalty_reason, took_over_text
 from scorekeeper.game.photos import RollPhoto, roll_photo, turn_photos
 from scorekeeper.rules import describe_rules
 from scorekeeper.scoreboard.race import Race, score_race
@@ -52,7 +53,8 @@ class SheetTurn:
     entered: tuple[int, ...]
     """Points entered by hand (the card edition's combinations)."""
     outcome: str
-    """How the turn ended, in words."""
+    """How the turn ended, in words: with the pot it took over and the penalty it paid, if any
+    (see :func:`outcome_text`)."""
     farkle: bool
     """Whether the turn ended in a Farkle."""
     points: int
@@ -124,6 +126,21 @@ def _in_progress(state: GameState) -> str:
     return f"{player.name} is playing: {turn.total:,} this turn{roll}"
 
 
+def outcome_text(record: TurnRecord, state: GameState) -> str:
+    """How a finished turn ended, for its line of the sheet (and so of the history and every
+    export): the outcome, the pot it took over, and the Farkle penalty it paid and why, e.g.
+    ``"banked, took over Ann's 2,500"`` or ``"Farkle, 1,000 penalty (third Farkle in a row)"``."""
+    words = [OUTCOME_WORDS[record.outcome]]
+    took_over = took_over_text(record, state)
+    if took_over:
+        words.append(took_over + (" (lost)" if record.outcome is Outcome.FARKLED else ""))
+    if record.penalty:
+        rules = state.rules.turn
+        whole = ", all of the score" if record.penalty < penalty_due(rules, record.farkles_in_a_row) else ""
+        words.append(f"{record.penalty:,} penalty{whole} ({penalty_reason(rules, record.farkles_in_a_row)})")
+    return ", ".join(words)
+
+
 def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal: Path | None = None) -> ScoreSheet:
     """The score sheet of the game these events make; with the pictures of its rolls kept beside
     ``journal`` (each checked: a missing or damaged one is said so), or none when it is None."""
@@ -147,7 +164,7 @@ def score_sheet(events: Sequence[Event], exported_at: str | None = None, journal
                 rolls=tuple(str(roll) for roll in record.rolls),
                 kept=tuple(f"{keep.keep} ({keep.points:,})" for keep in record.keeps),
                 entered=record.entered,
-                outcome=OUTCOME_WORDS[record.outcome],
+                outcome=outcome_text(record, state),
                 farkle=farkle,
                 points=record.points,
                 card_bonus=record.card_bonus,

@@ -67,13 +67,12 @@ class HistoryModel(QAbstractTableModel):
         seat = self._controller.state.players if self._controller.state else ()
         after = turn.totals[[p.name for p in seat].index(turn.player)] if seat else 0
         kept = list(turn.kept) + list(turn.entries())
-        penalty = f" (-{turn.penalty:,})" if turn.penalty else ""
         return (
             str(turn.number),
             turn.player,
             " / ".join(turn.rolls),
             " / ".join(kept),
-            turn.outcome + penalty,
+            turn.outcome,
             f"{turn.points:,}",
             f"{after:,}",
         )[index.column()]
