@@ -410,7 +410,7 @@ def test_the_turn_panel_offers_the_piggyback_choice_as_buttons(qtbot: QtBot, tmp
         type_line(qtbot, panel, line)
     qtbot.keyClick(panel.entry, Qt.Key.Key_B)  # Ann banks three 1s, 1,000, with 3 dice left
     assert [button.text() for button in panel.pot_buttons] == ["Piggyback: 3 dice for Ann's 1,000", "Six fresh dice"]
-    assert panel.notes.text() == "Bob may piggyback on Ann's 1,000 with the 3 dice left, or roll six fresh dice."
+    assert panel.notes.text() == "Bob may piggyback on Ann's 1,000 with the 3 dice left, or roll six fresh dice"
     panel.pot_buttons[0].click()
     assert game.state.turn is not None and (game.state.turn.total, game.state.turn.dice_left) == (1000, 3)
     assert panel.pot_buttons == [] and panel.bank_button.isHidden()

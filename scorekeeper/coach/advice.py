@@ -31,6 +31,7 @@ from scorekeeper.coach.cache import rules_key
 from scorekeeper.coach.odds import ALL_DICE, STEP
 from scorekeeper.coach.policy import CoachError, Policy
 from scorekeeper.game import GameState, Pot
+from scorekeeper.game.describe import penalty_reason
 from scorekeeper.rules import Dice, GameKind, KeepOption, score_roll
 
 _SAME = 1e-9
@@ -159,6 +160,9 @@ class Advice:
     """Points a Farkle this turn would take off the player's score (a penalty), beyond the turn's own."""
     pot: PotAdvice | None = None
     """Piggyback: the choice of the pot or six fresh dice, when it is the player's to make now."""
+    farkle_why: str = ""
+    """Why a Farkle this turn costs :attr:`farkle_cost`, in a few words ("third Farkle in a row";
+    "" when it costs nothing)."""
 
     @property
     def farkled(self) -> bool:
@@ -227,6 +231,7 @@ def advise(policy: Policy, situation: Situation) -> Advice:
     total, dice, wild = situation.total, situation.dice, situation.wild
     entry = policy.rules.turn.entry_minimum
     cost = policy.standing(situation.on_board, situation.streak, situation.score).farkle_cost
+    why = penalty_reason(policy.rules.turn, situation.streak + 1) if cost else ""
     keeps: tuple[KeepValue, ...] = ()
     if situation.roll is not None:
         if len(situation.roll) > situation.dice:
@@ -250,7 +255,7 @@ def advise(policy: Policy, situation: Situation) -> Advice:
         valued.sort(key=lambda item: (0, 0.0, item[1]) if item[0] >= top - _SAME else (1, -item[0], item[1]))
         keeps = tuple(keep for _, _, keep in valued)
         if not keeps or keeps[0].wins:
-            return Advice(goal, situation, keeps, False, total, 0, None, None, None, entry, cost)
+            return Advice(goal, situation, keeps, False, total, 0, None, None, None, entry, cost, farkle_why=why)
         best = keeps[0]
         total = total + best.option.points
         dice, wild = _after_keep(situation, best.option, policy)
@@ -264,7 +269,7 @@ def advise(policy: Policy, situation: Situation) -> Advice:
         taken = _roll_value(policy, situation, offer.points, offer.dice, not offer.wild_aside)
         assert taken is not None and rolled is not None
         pot = PotAdvice(offer, taken, rolled)
-    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost, pot)
+    return Advice(goal, situation, keeps, bank, total, dice, banked, rolled, chance, entry, cost, pot, why)
 
 
 def advise_state(policy: Policy, state: GameState) -> Advice | None:
@@ -292,7 +297,10 @@ def hint_text(advice: Advice) -> str:
     if advice.pot is not None:
         return pot_text(advice.pot, advice.goal)
     if advice.farkled:
-        return f"Farkle: no die scores; the turn's {_points(situation.total)} is lost."
+        lost = f"Farkle: no die scores; the turn's {_points(situation.total)} is lost"
+        if advice.farkle_cost:
+            return f"{lost} and {_points(advice.farkle_cost)} comes off the score ({advice.farkle_why})."
+        return lost + "."
     best = advice.best
     if best is not None and best.wins:
         return f"Keep {best.option.keep}: six of a kind wins the game."

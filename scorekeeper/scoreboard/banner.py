@@ -12,6 +12,10 @@ import enum
 from dataclasses import dataclass
 
 from scorekeeper.game import GameState
+from scorekeeper.game.describe import farkle_cost_text
+
+FARKLE_SEEN = "FARKLE! Nothing in this roll scores."
+"""What the Farkle banner says of a roll that scores nothing."""
 
 
 class BannerKind(enum.Enum):
@@ -45,3 +49,19 @@ def banner_of(state: GameState | None) -> Banner | None:
         mark = state.players[state.lap_mark].name if state.lap_mark is not None else ""
         return Banner(BannerKind.LAST_LAP, f"LAST LAP: {mark} reached {state.target:,}; everyone else has one more turn")
     return None
+
+
+def farkle_banner_text(state: GameState) -> str:
+    """What the Farkle banner says over a roll that scores nothing, before F declares the Farkle:
+    that nothing scores, and what the Farkle will take off the score under these rules, if anything.
+
+    >>> from scorekeeper.game import Game
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail+three-farkle-penalty"), ["Ann"])
+    >>> game.roll("1 5 2 3 4 6"); game.keep("1 5"); game.bank()
+    >>> game.roll("2 2 3 4 6 6"); game.farkle(); game.roll("2 2 3 4 6 6"); game.farkle(); game.roll("2 2 3 4 6 6")
+    >>> farkle_banner_text(game.state)
+    'FARKLE! Nothing in this roll scores. Ann loses 150, all of the score (1,000 due: third Farkle in a row).'
+    """
+    cost = farkle_cost_text(state)
+    return f"{FARKLE_SEEN} {cost}." if cost else FARKLE_SEEN

@@ -11,6 +11,7 @@ from scorekeeper.game import GameState, Kept, game_over
 from scorekeeper.game.commands import take_step, typing_hint
 from scorekeeper.game.describe import PotChoice, piggyback_offer_text, pot_choices
 from scorekeeper.rules import FarkleError, GameKind, KeepOption
+from scorekeeper.scoreboard.banner import FARKLE_SEEN, farkle_banner_text
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.dice_row import DiceRow
 from scorekeeper.ui.keyboard import DiceEntry
@@ -62,7 +63,7 @@ def turn_notes(state: GameState) -> str:
     notes = []
     offer = piggyback_offer_text(state)
     if offer:
-        notes.append(offer)
+        notes.append(offer.removesuffix("."))
     elif state.turn is not None and state.turn.pot and state.turn.total == state.turn.pot:
         notes.append(f"the {state.turn.pot:,} piggybacked is banked once you score; a Farkle loses it all")
     shortfall = state.entry_shortfall()
@@ -95,7 +96,8 @@ class TurnPanel(QWidget):
         self.dice = DiceRow()
         """The roll painted as dice, under rules that mark dice (wild die, spicy), where a die's colour
         and pips say what its digit cannot."""
-        self.farkle = big(QLabel("FARKLE! Nothing in this roll scores."), 10)
+        self.farkle = big(QLabel(FARKLE_SEEN), 10)
+        self.farkle.setWordWrap(True)
         self.farkle.setStyleSheet("color: white; background: #c0392b; padding: 6px")
         self.farkle.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.missing = big(QLabel(), 4)
@@ -215,6 +217,7 @@ class TurnPanel(QWidget):
         self.dice.setVisible(roll is not None and (state.rules.scoring.wild_die or state.rules.scoring.spicy))
         farkle = scored is not None and scored.farkle
         missing = state.missing_dice()
+        self.farkle.setText(farkle_banner_text(state))
         self.farkle.setVisible(farkle)
         self.missing.setVisible(bool(missing))
         self.missing.setText(missing_text(state))
