@@ -114,8 +114,8 @@ def test_an_event_the_game_refuses_is_damage_with_the_engines_reason(tmp_path: P
     _, journal = played(path)
     journal.close()
     with path.open("a") as stream:
-        stream.write(json.dumps({"type": "banked"}) + "\n")
-        stream.write(json.dumps({"type": "banked"}) + "\n")
+        stream.write(json.dumps({"type": "banked", "by": {"seat": 0, "name": "Ann"}}) + "\n")
+        stream.write(json.dumps({"type": "banked", "by": {"seat": 0, "name": "Ann"}}) + "\n")
     contents = read_journal(path)
     assert contents.damage is not None
     assert contents.damage.line == len(path.read_text().splitlines()) - 1
@@ -131,8 +131,9 @@ def test_a_tap_correction_keeps_the_name_of_its_training_picture_and_older_lines
     game.act(DieCorrected(4, 2))
     journal.close()
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert lines[-2] == {"type": "corrected", "was": 3, "now": 5, "picture": "20261201-101500-000001.png"}
-    assert lines[-1] == {"type": "corrected", "was": 4, "now": 2}, "no picture, no field: older journals read as before"
+    ann = {"seat": 0, "name": "Ann"}
+    assert lines[-2] == {"type": "corrected", "was": 3, "now": 5, "picture": "20261201-101500-000001.png", "by": ann}
+    assert lines[-1] == {"type": "corrected", "was": 4, "now": 2, "by": ann}, "no picture, no field: older journals read as before"
     events = read_journal(path).events
     assert events[-2:] == (DieCorrected(3, 5, "20261201-101500-000001.png"), DieCorrected(4, 2))
 

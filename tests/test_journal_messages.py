@@ -17,7 +17,7 @@ from scorekeeper.game.journal_error import JournalError
 from scorekeeper.game.lock import lock_path
 from scorekeeper.rules import load_rules
 
-HEADER = '{"format":"scorekeeper-journal","version":1}\n'
+HEADER = '{"format":"scorekeeper-journal","version":2}\n'
 
 
 def started(path: Path) -> list[str]:
@@ -94,7 +94,12 @@ def test_a_journal_that_breaks_the_order_of_a_game_says_how_and_where(
         ('{"format":"scorekeeper-journal"}\n', "the journal has no format version"),
         ('{"format":"scorekeeper-journal","version":"1"}\n', "the journal has no format version"),
         ('{"format":"scorekeeper-journal","version":true}\n', "the journal has no format version"),
-        ('{"format":"scorekeeper-journal","version":2}\n', "written by a newer scorekeeper (format version 2; this one reads up to 1)"),
+        (
+            '{"format":"scorekeeper-journal","version":3}\n',
+            "written by a newer scorekeeper (journal version 3; this one reads up to 2): update scorekeeper to open it; "
+            "the journal is left as it is",
+        ),
+        ('{"format":"scorekeeper-journal","version":0}\n', "the journal's format version 0 is none that scorekeeper writes (they start at 1)"),
     ],
 )
 def test_a_first_line_that_is_not_this_programs_header_is_refused_word_for_word(

@@ -64,6 +64,7 @@ def test_a_roll_naming_a_path_as_its_picture_is_kept_without_it_and_every_line_a
     assert read_journal(path).damage is None
     kept = path.read_text().splitlines(keepends=True)
     assert len(kept) == 18 and kept[:7] == lines[:7] and kept[8:] == lines[8:], "every line but the bad one as it was"
+    assert json.loads(kept[7])["by"] == {"seat": 1, "name": "Bob"}, "the repaired line still names who rolled"
     assert damage.kept_as.read_text() == damaged, "the damaged file is kept whole"
     assert str(damage).startswith(f"{path}: the journal breaks at line 8 (event {{'type': 'rolled', ")
     assert str(damage).endswith(
@@ -85,7 +86,7 @@ def test_a_stray_line_is_left_out_and_the_game_goes_on_from_every_line_after_it(
     assert [event_to_dict(event) for event in recovered.game.events] == log
     recovered.game.bank()
     recovered.journal.close()
-    assert path.read_text() == "".join(lines) + '{"type":"banked"}\n'
+    assert path.read_text() == "".join(lines) + '{"type":"banked","by":{"seat":1,"name":"Bob"}}\n'
     assert "lines 10 and 17 left out, as no step can be read from them; 9 of the lines after line 10 kept" in str(damage)
 
 
@@ -104,7 +105,10 @@ def test_steps_the_game_refuses_once_the_bad_line_is_left_out_end_the_recovery_t
     assert [event_to_dict(event) for event in recovered.game.events] == log[:5]
     assert path.read_text() == "".join(lines[:6])
     assert damage.kept_as.read_text() == damaged
-    assert damage.stopped == "roll 2 2 3 4 6 6: 6 dice, but Ann has only 3 to roll" and "line 7 left out" in str(damage)
+    assert damage.stopped == (
+        "the step names Bob (seat 2) as the player who took it, but it is the turn of Ann (seat 1): a step before it is missing"
+    )
+    assert "line 7 left out" in str(damage)
     assert "the 11 lines from line 8 on are not kept, as the game refuses line 8 once the lines before it are left out" in str(damage)
 
 

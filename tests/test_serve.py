@@ -129,7 +129,7 @@ def test_the_follower_sees_a_journal_grow_and_a_line_cut_off_mid_write(tmp_path:
     board = follower.check()
     assert board is not None and board.turn_total == 150
     with open(journal.path, "ab") as stream:
-        stream.write(b'{"type":"banked"')
+        stream.write(b'{"type":"banked","by":{"seat":0,"name":"Ann"}')
     assert follower.check() is None, "half a line changes nothing yet"
     assert follower.damage is not None
     with open(journal.path, "ab") as stream:

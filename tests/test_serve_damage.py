@@ -99,7 +99,7 @@ def test_a_last_line_being_written_is_damage_only_once_it_stays_cut_off(tmp_path
     board = follower.check()
     assert board is not None and board.damaged_at == 8 and board.seats[0].score == 250
     with open(journal.path, "ab") as stream:
-        stream.write(b'2,3,4,5,6]}\n')
+        stream.write(b'2,3,4,5,6],"by":{"seat":1,"name":"Bob"}}\n')
     board = follower.check()
     assert board is not None and board.damaged_at == 0 and board.last_roll is not None
 

@@ -1,7 +1,7 @@
 """The journal: every event of a game on disk before the screen shows it; its file format and its crash recovery.
 
 A journal is a text file of JSON lines, only ever appended to. Its first line
-names the format; every other line is a game event (as
+names the format and its version; every other line is a game event (as
 :func:`~scorekeeper.game.events.event_to_dict` writes it) or one of two
 records of the journal's own:
 
@@ -9,6 +9,14 @@ records of the journal's own:
   game goes on from this whole new log (the old lines stay where they are);
 * ``{"type": "shelved"}``: the players chose not to go on with the game, so it
   is not offered for resume again (it can still be opened by name).
+
+From version 2 on, each game event names the player whose turn it was when it was taken, by
+seat (0 for the first) and name: ``{"type": "banked", "by": {"seat": 0, "name": "Ann"}}``; an
+event taken when it is nobody's turn (the start, the first player seated, an undo once the game
+is over) names none. Reading checks every event against whose turn it is, so a step whose line
+before it is lost is refused rather than taken in the wrong turn (:class:`StepOutOfTurn`). A
+version-1 journal (no event names a player) reads as it always has, and goes on being written
+as version 1; a journal of a newer version than :data:`VERSION` is refused, and left as it is.
 
 :meth:`Journal.write` is a :data:`~scorekeeper.game.EventSink`: it writes the
 line, flushes and syncs it, and only then lets the game take the event, so a
@@ -55,12 +63,15 @@ from scorekeeper.game.journal_error import JournalError
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.state import GameState
 from scorekeeper.rules import FarkleError
-from scorekeeper.safe_input import InputFileError, decode_text, parse_json, read_file
+from scorekeeper.safe_input import InputFileError, decode_text, parse_json, quote, read_file
 from scorekeeper.safe_output import sync_folder, write_atomically
 
 FORMAT = "scorekeeper-journal"
-VERSION = 1
-"""The journal format this program writes, and the newest it reads."""
+VERSION = 2
+"""The journal format this program writes, and the newest it reads: 1, events name no player;
+2, each game event names the player whose turn it was when it was taken."""
+PLAYERS_NAMED = 2
+"""The first journal version whose events name the player who took them."""
 SUFFIX = ".jsonl"
 """File name ending of journals in the games folder."""
 REBUILT = "rebuilt"
@@ -123,6 +134,69 @@ def _lines_named(numbers: Sequence[int]) -> str:
     return f"lines {', '.join(str(n) for n in numbers[:-1])} and {numbers[-1]}"
 
 
+class StepOutOfTurn(JournalError):
+    """A journal step names a player other than the one whose turn it is when it comes: a step
+    before it is missing, and taking it would put it in the wrong turn."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """The player a journal step names as the one who took it."""
+
+    seat: int
+    """The player's seat, 0 for the first."""
+    name: str
+    """The player's name as the game knows it."""
+
+    def __str__(self) -> str:
+        return f"{self.name} (seat {self.seat + 1})"
+
+
+def actor_of(state: GameState) -> Actor | None:
+    """The player whose turn it is in ``state``: the one a step taken now names; None when it is nobody's turn."""
+    if state.turn is None:
+        return None
+    return Actor(state.turn.player, state.players[state.turn.player].name)
+
+
+def _named(record: Any) -> Actor | None:
+    """The player a version-2 line names (its ``by`` field); :class:`EventFormatError` when that is not a seat and a name."""
+    if not isinstance(record, dict) or "by" not in record:
+        return None
+    by = record["by"]
+    if isinstance(by, dict) and by.keys() == {"seat", "name"}:
+        seat, name = by["seat"], by["name"]
+        if isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0 and isinstance(name, str):
+            return Actor(seat, name)
+    raise EventFormatError(f"the player who took the step, {quote(by)}, is not a seat (0 or more) and a name")
+
+
+def _check_turn(game: Game | None, step: Step, named: Actor | None, version: int) -> None:
+    """Refuse a game event of a journal of ``version`` whose line names a player other than the one
+    whose turn it is (lines before :data:`PLAYERS_NAMED` name none; the journal's own records, a
+    rebuilt game and a shelving, are no player's step; an event before the start is refused by the
+    game itself)."""
+    if version < PLAYERS_NAMED or step is None or isinstance(step, tuple):
+        return
+    if game is None and not isinstance(step, GameStarted):
+        return
+    due = actor_of(game.state) if game is not None else None
+    if named == due:
+        return
+    whose = f"it is the turn of {due}" if due is not None else "it is nobody's turn"
+    said = f"names {named} as the player who took it" if named is not None else "names no player"
+    missing = ": a step before it is missing" if named is not None and due is not None else ""
+    raise StepOutOfTurn(f"the step {said}, but {whose}{missing}")
+
+
+def _record_of(event: Event, named: Actor | None) -> dict[str, Any]:
+    """The journal line of ``event``, naming ``named`` as the player who took it, if anyone."""
+    record = event_to_dict(event)
+    if named is not None:
+        record["by"] = {"seat": named.seat, "name": named.name}
+    return record
+
+
 @dataclass(frozen=True)
 class JournalContents:
     """What reading a journal found."""
@@ -137,6 +211,8 @@ class JournalContents:
     """Where the file breaks, if it does."""
     state: GameState | None = None
     """The state :attr:`events` lead to, as reading them worked it out; None where no event could be read."""
+    version: int = VERSION
+    """The format version the journal's first line names."""
 
     def game(self) -> Game:
         """The game these events make."""
@@ -148,14 +224,20 @@ def _line(data: dict[str, Any]) -> bytes:
 
 
 class Journal:
-    """An open journal, appended to one synced line at a time, its game held by a :class:`GameLock`."""
+    """An open journal, appended to one synced line at a time, its game held by a :class:`GameLock`.
 
-    def __init__(self, path: Path, handle: int, lock: GameLock) -> None:
+    A journal of version 2 or later follows the game it is written (each event, once written, is
+    taken by a game of its own), to name in each line the player whose turn it is."""
+
+    def __init__(self, path: Path, handle: int, lock: GameLock, version: int = VERSION, events: Sequence[Event] = ()) -> None:
         self.path = path
         """The journal's file."""
         self.lock = lock
         """This process's hold on the game, let go of by :meth:`close`."""
+        self.version = version
+        """The format version of the file, which its lines follow."""
         self._handle: int | None = handle
+        self._game: Game | None = Game.from_events(events) if events and version >= PLAYERS_NAMED else None
 
     @classmethod
     def create(cls, path: str | Path) -> Journal:
@@ -187,15 +269,32 @@ class Journal:
 
     @classmethod
     def append_to(cls, path: str | Path, lock: GameLock | None = None) -> Journal:
-        """Open an existing, readable journal to go on writing it (``lock``: the game already held)."""
+        """Open an existing, readable journal to go on writing it (``lock``: the game already held),
+        in its own format version; one of a newer version than this program writes is refused."""
         path = Path(path)
         lock = lock or GameLock.take(path)
+        handle = cls._open(path, lock)
         try:
-            handle = os.open(path, os.O_WRONLY | os.O_APPEND)
+            contents = read_journal(path)
+        except BaseException:
+            os.close(handle)
+            lock.release()
+            raise
+        return cls(path, handle, lock, contents.version, contents.events)
+
+    @classmethod
+    def _reopen(cls, path: Path, lock: GameLock, version: int, events: Sequence[Event]) -> Journal:
+        """Open the journal at ``path`` of ``version``, holding the game of ``events``, to go on writing it."""
+        return cls(path, cls._open(path, lock), lock, version, events)
+
+    @staticmethod
+    def _open(path: Path, lock: GameLock) -> int:
+        """A handle appending to the journal at ``path`` (``lock`` let go of when there is none)."""
+        try:
+            return os.open(path, os.O_WRONLY | os.O_APPEND)
         except OSError as exc:
             lock.release()
             raise JournalError(f"{path}: cannot open the journal: {exc.strerror or exc}") from None
-        return cls(path, handle, lock)
 
     def _append(self, line: bytes) -> None:
         if self._handle is None:
@@ -224,12 +323,25 @@ class Journal:
             pass
 
     def write(self, event: Event) -> None:
-        """Write one event, synced to disk (the game's sink: it runs before the game takes the event)."""
-        self._append(_line(event_to_dict(event)))
+        """Write one event, synced to disk (the game's sink: it runs before the game takes the event),
+        naming the player whose turn it is; an event the journal's game refuses is not written."""
+        if self.version < PLAYERS_NAMED:
+            self._append(_line(event_to_dict(event)))
+            return
+        before = self._game
+        named = actor_of(before.state) if before is not None else None
+        self._game = _take(before, event)
+        try:
+            self._append(_line(_record_of(event, named)))
+        except JournalError:
+            self._game = Game.from_events(self._game.events[:-1]) if before is not None else None
+            raise
 
     def rebuilt(self, events: Sequence[Event]) -> None:
         """Record that the game now goes on from ``events`` (a past turn was corrected)."""
+        game = Game.from_events(events) if self.version >= PLAYERS_NAMED else None
         self._append(_line({"type": REBUILT, "events": [event_to_dict(event) for event in events]}))
+        self._game = game
 
     def shelve(self) -> None:
         """Record that the players chose not to go on with this game."""
@@ -286,8 +398,13 @@ def _header_problem(data: Any) -> str | None:
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         return "the journal has no format version"
+    if version < 1:
+        return f"the journal's format version {version} is none that scorekeeper writes (they start at 1)"
     if version > VERSION:
-        return f"written by a newer scorekeeper (format version {version}; this one reads up to {VERSION})"
+        return (
+            f"written by a newer scorekeeper (journal version {version}; this one reads up to {VERSION}): "
+            "update scorekeeper to open it; the journal is left as it is"
+        )
     return None
 
 
@@ -320,24 +437,31 @@ SEEN_LINE_BYTES = 256
 a bank), which recur within a game and from game to game; not a start or a rebuilt log."""
 
 
+def _step_named(record: Any, version: int) -> tuple[Step, Actor | None]:
+    """The step a journal line of ``version`` holds and the player it names (none before
+    :data:`PLAYERS_NAMED`); :class:`EventFormatError` when it holds none."""
+    return _step_of(record), _named(record) if version >= PLAYERS_NAMED else None
+
+
 @functools.lru_cache(maxsize=4096)
-def _seen_step(raw: bytes) -> Step | EventFormatError:
-    """The step of a whole journal line read before (remembered, as steps never change), or the
-    error that says it holds none (told again with its place by :func:`_line_step`)."""
+def _seen_step(raw: bytes, version: int) -> tuple[Step, Actor | None] | EventFormatError:
+    """The step of a whole journal line read before and the player it names (remembered, as steps
+    never change), or the error that says it holds none (told again with its place by :func:`_line_step`)."""
     try:
-        return _step_of(parse_json(raw.decode("utf-8"), "a journal line"))
+        return _step_named(parse_json(raw.decode("utf-8"), "a journal line"), version)
     except ValueError as exc:
         return EventFormatError(str(exc))
 
 
-def _line_step(path: Path, data: bytes, start: int, raw: bytes, number: int) -> Step:
-    """The step of line ``number`` (starting at byte ``start``); :class:`EventFormatError` or the
-    game's error saying why it holds none, as :func:`_record` and :func:`_step_of` tell it."""
+def _line_step(path: Path, data: bytes, start: int, raw: bytes, number: int, version: int) -> tuple[Step, Actor | None]:
+    """The step of line ``number`` (starting at byte ``start``) of a journal of ``version``, and the
+    player it names; :class:`EventFormatError` or the game's error saying why it holds none, as
+    :func:`_record` and :func:`_step_of` tell it."""
     if len(raw) <= SEEN_LINE_BYTES and start + len(raw) + 1 <= len(data):
-        step = _seen_step(raw)
-        if not isinstance(step, EventFormatError):
-            return step
-    return _step_of(_record(path, data, start, raw, number))
+        seen = _seen_step(raw, version)
+        if not isinstance(seen, EventFormatError):
+            return seen
+    return _step_named(_record(path, data, start, raw, number), version)
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -353,6 +477,7 @@ def _read(path: Path, data: bytes) -> JournalContents:
     good = 0
     number = 0
     reason = ""
+    version = VERSION
     for number, raw in enumerate(_lines(data), start=1):
         end = good + len(raw) + 1
         if number == 1:
@@ -366,10 +491,12 @@ def _read(path: Path, data: bytes) -> JournalContents:
                 if isinstance(record, dict) and record.get("format") == FORMAT:
                     raise JournalError(f"{path}: {problem}")
                 raise JournalError(f"{path}: {problem} (line 1 does not name the format)")
+            version = record["version"]
             good = end
             continue
         try:
-            step = _line_step(path, data, good, raw, number)
+            step, named = _line_step(path, data, good, raw, number, version)
+            _check_turn(game, step, named, version)
             game = _apply(game, step)
         except FarkleError as exc:
             reason = str(exc)
@@ -382,15 +509,17 @@ def _read(path: Path, data: bytes) -> JournalContents:
         raise JournalError(f"{path}: the journal is empty")
     events = game.events if game is not None else ()
     damage = JournalDamage(path, number, reason, len(events)) if reason else None
-    return JournalContents(events, good, shelved, damage, game.state if game is not None else None)
+    return JournalContents(events, good, shelved, damage, game.state if game is not None else None, version)
 
 
-def _without_pictures(record: Any) -> Event:
+def _without_pictures(record: Any, version: int) -> tuple[Event, Actor | None]:
     """The event of a line whose only fault is the name of a picture (its ``photo`` or ``picture``
-    field), with those fields left out; :class:`EventFormatError` when it is wrong elsewhere too."""
+    field), with those fields left out, and the player it names; :class:`EventFormatError` when it
+    is wrong elsewhere too."""
     if not isinstance(record, dict) or not {"photo", "picture"} & record.keys():
         raise EventFormatError("no picture's name to leave out")
-    return event_from_dict({key: value for key, value in record.items() if key not in ("photo", "picture")})
+    event = event_from_dict({key: value for key, value in record.items() if key not in ("photo", "picture")})
+    return event, _named(record) if version >= PLAYERS_NAMED else None
 
 
 @dataclass(frozen=True)
@@ -432,15 +561,16 @@ def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
             continue
         repair = False
         try:
-            step = _step_of(record)
+            step, named = _step_named(record, contents.version)
         except FarkleError:
             try:
-                step = _without_pictures(record)
+                step, named = _without_pictures(record, contents.version)
             except FarkleError:
                 skipped.append(number)
                 continue
             repair = True
         try:
+            _check_turn(game, step, named, contents.version)
             taken = _apply(game, step)
         except FarkleError as exc:
             if number == damage.line:
@@ -453,7 +583,7 @@ def salvage(path: Path, data: bytes, contents: JournalContents) -> Salvage:
         if repair:
             assert step is not None and not isinstance(step, tuple)
             repaired.append(number)
-            kept.append(_line(event_to_dict(step)))
+            kept.append(_line(_record_of(step, named)))
         else:
             kept.append(raw + b"\n")
         if number != damage.line:
@@ -541,7 +671,7 @@ def open_journal(path: str | Path) -> Recovered:
             kept = salvage(path, data, contents)
             damage = _recover(path, kept)
             events = kept.game.events
-        journal = Journal.append_to(path, lock)
+        journal = Journal._reopen(path, lock, contents.version, events)
     except BaseException:
         lock.release()
         raise
