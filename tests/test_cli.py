@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game import load_game
+from scorekeeper.cli.play import Session
+from scorekeeper.game import Game, load_game
+from scorekeeper.game.commands import parse_line
+from scorekeeper.game.controller import GameController
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.game.journal import read_journal
+from scorekeeper.rules import load_rules
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -221,13 +225,18 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Not allowed: keep '2 2': two 2s score nothing on their own; 2s score only as three of a kind" in out
     assert "'1 1 1 1 1 1 1' has 7 dice" in out
     assert "take out the 6 (not a die): there is no roll on the table" in out
-    assert "5 [3 dice not read]" in out
-    for wrong in ("None", "1 dice", "[1, 1", "keep ''"):
+    assert "Not allowed: roll 5: 1 die typed, 4 in play: type all 4, or z to undo the last step if fewer should be in play" in out
+    for wrong in ("None", "1 dice", "[1, 1", "keep ''", "not read"):
         assert wrong not in out
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nc - 6\nk 5\nq\nq\n")
-    assert "roll 1 die and type it" in out
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    game.roll("1 5 2 3 4 6"), game.keep("1 5"), game.roll("5 5 2 3"), game.keep("5 5"), game.roll("5", source="camera")
+    said = io.StringIO()
+    session = Session(game, said, None)
+    session.run(io.StringIO("k 5\nc - 6\nk 5\n"), interactive=False)
+    out = said.getvalue()
     assert "5 [1 die not read]: not scored until it is added: 'c - FACE' adds a missed die, 'u' takes the roll back" in out
     assert "Not allowed: keep 5: only 1 of the 2 dice thrown were read" in out, "a roll with a die missing is not kept from"
+    assert "roll 1 die and type it" in out
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 500\nb\nq\nq\n")
     assert "500 more; draw again" in out
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
