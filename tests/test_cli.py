@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.cli import main
-from scorekeeper.game import load_game
+from scorekeeper.cli.play import Session
+from scorekeeper.game import Game, load_game
+from scorekeeper.game.commands import parse_line
+from scorekeeper.game.controller import GameController
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.game.journal import read_journal
+from scorekeeper.rules import load_rules
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -188,6 +192,21 @@ def test_play_undo_never_removes_the_players(capsys: pytest.CaptureFixture[str])
     assert "Ann (0), turn 1,000: roll 3 dice" in out
 
 
+def test_play_says_what_an_undo_or_a_redo_took_in_the_windows_words(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = ["1 5 2 3 4 6", "k 1", "z", "u", "y", "k 1 5", "b", "z", "y"]
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="\n".join([*lines, "q"]) + "\n")
+    assert "Undone: Ann's keep of 1 for 100. Now Ann's roll 1 2 3 4 5 6 is on the table, 0 this turn.\n" in out
+    assert "Undone: Ann's roll 1 2 3 4 5 6. Now Ann's turn: 0 this turn, 6 dice to roll.\n" in out
+    assert "Undone: Ann's bank of 150. Now Ann's turn: 150 this turn, 4 dice to roll.\n" in out
+    window = GameController(Path("unused"), Game.new(load_rules("retail"), ["Ann", "Bob"]))
+    said: list[str] = []
+    window.on_done.append(said.append)
+    for line in lines:
+        assert window.act(parse_line(line).take)
+    told = [text for text in said if text.startswith(("Undone:", "Redone:"))]
+    assert len(told) == 5 and all(text in out.splitlines() for text in told), "the window's line for each undo and redo"
+
+
 def test_score_lists_the_options_most_points_first(capsys: pytest.CaptureFixture[str]) -> None:
     for roll in ("666666", "444444"):
         status, out, _ = run_cli(capsys, "score", "--rules", "house-2009", "--json", roll)
@@ -221,13 +240,18 @@ def test_play_wording(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Not allowed: keep '2 2': two 2s score nothing on their own; 2s score only as three of a kind" in out
     assert "'1 1 1 1 1 1 1' has 7 dice" in out
     assert "take out the 6 (not a die): there is no roll on the table" in out
-    assert "5 [3 dice not read]" in out
-    for wrong in ("None", "1 dice", "[1, 1", "keep ''"):
+    assert "Not allowed: roll 5: 1 die typed, 4 in play: type all 4, or z to undo the last step if fewer should be in play" in out
+    for wrong in ("None", "1 dice", "[1, 1", "keep ''", "not read"):
         assert wrong not in out
-    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin="1 5 2 3 4 6\nk 1 5\n5 5 2 3\nk 5 5\n5\nk 5\nc - 6\nk 5\nq\nq\n")
-    assert "roll 1 die and type it" in out
+    game = Game.new(load_rules("retail"), ["Ann", "Bob"])
+    game.roll("1 5 2 3 4 6"), game.keep("1 5"), game.roll("5 5 2 3"), game.keep("5 5"), game.roll("5", source="camera")
+    said = io.StringIO()
+    session = Session(game, said, None)
+    session.run(io.StringIO("k 5\nc - 6\nk 5\n"), interactive=False)
+    out = said.getvalue()
     assert "5 [1 die not read]: not scored until it is added: 'c - FACE' adds a missed die, 'u' takes the roll back" in out
     assert "Not allowed: keep 5: only 1 of the 2 dice thrown were read" in out, "a roll with a die missing is not kept from"
+    assert "roll 1 die and type it" in out
     _, out, _ = run_cli(capsys, "play", "--rules", "flip", "--players", "Ann,Bob", stdin="p 500\nb\nq\nq\n")
     assert "500 more; draw again" in out
     _, out, _ = run_cli(capsys, "rules", "show", "house-2009")
@@ -254,12 +278,26 @@ def test_the_last_lap_line_follows_the_lead(capsys: pytest.CaptureFixture[str]) 
     assert "Last lap: Ann reached 10,000; Bob now leads with 16,500." in out
 
 
-def test_resuming_a_finished_game_says_it_is_over(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_resuming_a_finished_game_says_it_is_over_and_writes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     saved = tmp_path / "game.json"
     script = "111111\no1\n" * 4 + "b\n2 3 4 6 2 3\nf\n"
-    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
-    status, out, _ = run_cli(capsys, "play", "--resume", str(saved))
-    assert status == 0 and "Game over: Ann wins!" in out
+    games = default_home() / "games"
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", stdin=script)
+    [journal] = games.glob("*.jsonl")
+    assert f"Its score sheet: scorekeeper export {journal} -o sheet.html" in out
+    _, out, _ = run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin=script)
+    assert f"The game is saved in {saved}.\n" in out and "resume" not in out, "the game-over lines offer no resume"
+    assert f"Its score sheet: scorekeeper export {saved} -o sheet.html; every finished game added up: scorekeeper history." in out
+    [kept] = set(games.glob("*.jsonl")) - {journal}
+    kept.unlink()  # the save taken to another computer: no journal of the game in this home
+    for resumed in (saved, saved, journal):
+        before = {path.name: path.stat().st_mtime_ns for path in games.iterdir()}
+        status, out, _ = run_cli(capsys, "play", "--resume", str(resumed))
+        assert status == 0
+        assert out.startswith("Farkle: the retail chart (retail), played to 10,000: this game is over, so it is not played on and nothing is written.\n")
+        assert "WINNER" in out and "Game over: Ann wins!" in out and "resume" not in out
+        assert f"Its score sheet: scorekeeper export {resumed} -o sheet.html; every finished game added up: scorekeeper history." in out
+        assert {path.name: path.stat().st_mtime_ns for path in games.iterdir()} == before, "no new journal, nothing written"
 
 
 def test_resume_refuses_rules_and_players(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

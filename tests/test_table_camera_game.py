@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import re
 from pathlib import Path
 
@@ -16,8 +17,12 @@ from scorekeeper.cli.play import Session
 from scorekeeper.cli.watch import run as watch
 from scorekeeper.export import csv_text, score_sheet
 from scorekeeper.game import Game
+from scorekeeper.game.games_folder import unfinished_games
+from scorekeeper.game.journal import read_journal
+from scorekeeper.stats.history import CACHE_FILE, history_of
+from scorekeeper.export.writers import size_in_words
 from scorekeeper.camera.demo_table import Choreography
-from scorekeeper.rules import RuleSet, load_rules
+from scorekeeper.rules import Dice, RuleSet, load_rules
 from scorekeeper.table_session.camera_game import CoachChooser
 from scorekeeper.testbed.films import FilmReader, write_video
 
@@ -124,6 +129,43 @@ def test_a_decisions_file_makes_the_choices_and_a_bad_line_says_where(tmp_path: 
     decisions.write_text("k 1 5\nmaybe\n")
     assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 2
     assert f"{decisions}:2: expected 'b' (bank) or 'r' (roll on), got 'maybe'" in capsys.readouterr().err
+
+
+def test_a_camera_game_is_kept_in_a_journal_and_a_won_one_in_the_history_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(home))
+    scenes = film_of([[6, 6, 6, 6, 6, 6]], seed=5).drain()
+    video = tmp_path / "six-sixes.avi"
+    labels = write_video(scenes, video)
+    decisions = tmp_path / "decisions.txt"
+    decisions.write_text("k 6 6 6 6 6 6\n")
+    sheet = tmp_path / "sheet.html"
+    args = ["watch", f"video:{video}", "--game", "--rules", "house-2009", "--players", "Ann,Bob", "--decisions", str(decisions), "--sheet", str(sheet)]
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("House rules of 2009: 1,000 to get on the board, six of a kind wins (house-2009), played to 10,000, from the camera: Ann, Bob.\n")
+    assert "Game over: Ann wins!" in out and "The game is kept" not in out
+    assert out.rstrip().endswith(f"Score sheet written to {sheet}: one self-contained HTML file, the pictures inside ({size_in_words(sheet.stat().st_size)}).")
+    [journal] = (home / "games").glob("*.jsonl")
+    assert read_journal(journal).game().state.winners == (0,)
+    cached = json.loads((home / CACHE_FILE).read_text())["files"]
+    assert list(cached) == [journal.name] and cached[journal.name]["game"]["winners"] == [0]
+    assert history_of(home).games == 1
+
+
+def test_a_camera_game_not_over_is_kept_to_go_on_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("SCOREKEEPER_HOME", str(home))
+    scenes = film_of([[1, 5, 2, 3, 4, 6]], seed=5).drain()
+    video = tmp_path / "one-roll.avi"
+    labels = write_video(scenes, video)
+    args = ["watch", f"video:{video}", "--game", "--players", "Ann,Bob"]
+    assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
+    out = capsys.readouterr().out
+    [journal] = (home / "games").glob("*.jsonl")
+    assert out.rstrip().endswith(f"The game is kept in {journal}; go on with it: scorekeeper play --resume {journal}.")
+    assert unfinished_games(home) == [journal]
+    assert read_journal(journal).game().state.turn.rolls == (Dice.from_str("1 2 3 4 5 6"),)
 
 
 def test_game_options_without_a_game_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,3 +98,32 @@ def test_the_typed_grammar_has_one_home() -> None:
         if name in path.read_text(encoding="utf-8")
     }
     assert homes == {"game/commands.py"}
+
+
+def test_a_roll_typed_short_is_refused_as_a_typo_in_the_same_words_in_both(qtbot: QtBot, tmp_path: Path) -> None:
+    session, out = play_session()
+    panel = window_panel(qtbot, tmp_path)
+    for typed in ("1 5", "1 5 2 3 4 6", "k 1", "2 2 3"):
+        session.step(typed)
+        type_line(qtbot, panel, typed)
+    said = out.getvalue().splitlines()[-1]
+    assert said == "Not allowed: roll 2 2 3: 3 dice typed, 5 in play: type all 5, or z to undo the last step if fewer should be in play"
+    assert panel.message.text() == said and panel.entry.text() == "2 2 3", "nothing taken, the line left to mend"
+    for state in (session.game.state, panel.controller.state):
+        assert state is not None and state.turn is not None and state.turn.roll is None and state.turn.dice_left == 5
+    assert "Not allowed: roll 1 5: 2 dice typed, 6 in play: type all 6" in out.getvalue()
+
+
+def test_a_roll_typed_short_where_the_pot_is_offered_points_to_pig() -> None:
+    out = io.StringIO()
+    session = Session(Game.new(load_rules("retail", ["piggyback"]), ["Ann", "Bob"]), out, None)
+    for typed in ("1 5 2 3 4 6", "k 1 5", "b", "2 3"):
+        session.step(typed)
+    assert out.getvalue().splitlines()[-1] == (
+        "Not allowed: roll 2 3: 2 dice typed, 6 in play: type all 6, or 'pig' first to roll only the 4 dice left with the 150 banked"
+    )
+    session.step("2 3 4 6")
+    assert out.getvalue().splitlines()[-1].startswith("Not allowed: roll 2 3 4 6: 4 dice typed, 6 in play: type all 6, or 'pig' first")
+    session.step("pig")
+    session.step("2 3 4 6")
+    assert session.game.state.turn is not None and session.game.state.turn.roll == Dice.from_str("2 3 4 6")

@@ -146,3 +146,37 @@ def test_the_value_tag_over_a_die_and_a_margin_around_it_are_the_die(qtbot: QtBo
     with qtbot.waitSignal(view.die_tapped, timeout=2000) as tapped:
         qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=on_tag.toPoint())
     assert tapped.args[0] == 0
+
+
+def test_after_the_calibration_saves_a_new_profile_the_table_learns_beside_that_one(qtbot: QtBot, tmp_path: Path) -> None:
+    from scorekeeper.camera.calibration import LAST_PROFILE, default_profile, save_profile
+    from scorekeeper.game import Kept
+    from scorekeeper.vision.reader import OnnxDiceReader
+
+    profile, home = tmp_path / "kitchen.toml", tmp_path / "home"
+    save_profile(default_profile(), profile)
+    table = ScriptedTable(640, 480)
+    window = MainWindow(
+        GameController(home),
+        WindowOptions(source="scripted", calibration=profile),
+        reader=lambda: OnnxDiceReader(threads=1),
+        opener=lambda spec, profile: table,  # type: ignore[arg-type, return-value]
+    )
+    qtbot.addWidget(window)
+    window.show()
+    pane = window.camera
+    qtbot.waitUntil(lambda: pane.learner is not None, timeout=20000)
+    pane.calibrate()
+    dialog = pane.calibration_dialog
+    assert dialog is not None and dialog.save(home / LAST_PROFILE), "the dialog's OK saves the new profile in the home"
+    assert pane.profile_name == str(home / LAST_PROFILE)
+    window.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    table.roll([1, 5, 2, 2, 3, 4])
+    qtbot.waitUntil(lambda: window.controller.state.turn.roll is not None, timeout=30000)
+    assert window.controller.take(Kept(Dice.from_str("1 5")))
+    qtbot.waitUntil(lambda: "from 1 roll " in pane.learned_label.text(), timeout=20000)
+    assert pane.learner is not None
+    pane.learner.wait()
+    assert pane.learner.path == home / "last-calibration.table.npz" and pane.learner.path.is_file()
+    assert not (tmp_path / "kitchen.table.npz").exists(), "the profile the window started with learns nothing more"
+    window.close()

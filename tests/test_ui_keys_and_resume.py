@@ -195,10 +195,12 @@ def test_the_window_keeps_its_width_as_the_texts_grow(qtbot: QtBot, tmp_path: Pa
     names = ["Annabelle-Marguerite", "Bartholomew-Maximilian", "Cy"]
     assert window.controller.start(load_rules("retail"), names)
     window.turn_panel.entry.setFocus()
-    steps = ["111111", "111111"] * 4 + ["b", "1", "c1-", "c-2", "2", "x"]
+    steps = ["111111", "111111"] * 4 + ["b", "camera", "c1-", "c-2", "2", "x"]
     for step in steps:
         if step == "b":
             qtbot.keyClick(focused(window), Qt.Key.Key_B)
+        elif step == "camera":
+            assert window.controller.act(lambda game: game.roll("1", source="camera"))  # five dice the camera missed
         elif step == "x":
             window.turn_panel.show_refusal("a very long refusal " * 12)
         else:

@@ -18,7 +18,8 @@ from typing import Any, TextIO
 from scorekeeper.cli.options import add_penalty_option, add_rules_options, game_from_args, game_options_given
 from scorekeeper.game import Game, GameState, SaveFileError, describe_turn, load_game, save_game
 from scorekeeper.game.commands import TypedLineError, parse_line
-from scorekeeper.game.describe import game_over, last_lap, piggyback_offer_text
+from scorekeeper.game.describe import describe_step, game_over, last_lap, piggyback_offer_text
+from scorekeeper.game.events import Action, Redone, Undone
 from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
 from scorekeeper.game.lock import GameLock
@@ -163,7 +164,7 @@ class Session:
             line = "f" if self._farkle_showing() else "s"
             words = [line]
         command, rest = words[0].lower(), words[1:]
-        state_before = self.game.state
+        state_before, logged, actions = self.game.state, len(self.game.events), self.game.actions
         handlers: dict[str, Callable[[], None]] = {
             "s": lambda: self.say("\n".join(scoreboard(self.game.state))),
             "rules": lambda: self.say("\n".join(describe_rules(self.game.state.rules))),
@@ -187,8 +188,19 @@ class Session:
         except ScorekeeperError as exc:
             self.say(f"Not allowed: {exc}")
             return True
+        self._say_undone(state_before, logged, actions)
         self._after(state_before)
         return True
+
+    def _say_undone(self, before: GameState, logged: int, actions: tuple[Action, ...]) -> None:
+        """Say what an undo or a redo took back or took again, in the window's words
+        (:func:`~scorekeeper.game.describe.describe_step`); ``before``, ``logged`` and ``actions``:
+        the game's state, length of log and steps in force before the line was taken."""
+        events = self.game.events[logged:]
+        if len(events) != 1 or not isinstance(events[0], (Undone, Redone)):
+            return
+        action = actions[-1] if isinstance(events[0], Undone) else self.game.actions[-1]
+        self.say(describe_step(events[0], action, before, self.game.state))
 
     def _farkle_showing(self) -> bool:
         scored = self.game.state.roll_score()
@@ -274,8 +286,9 @@ def check_save_target(path: Path, game: Game) -> None:
     )
 
 
-def _kept(journal: Journal) -> str:
-    return f"The game is kept in {journal.path}; go on with it: scorekeeper play --resume {journal.path}"
+def kept_words(path: Path) -> str:
+    """Where a game not over is kept, and how to go on with it."""
+    return f"The game is kept in {path}; go on with it: scorekeeper play --resume {path}"
 
 
 def _journal_of(game: Game) -> tuple[Game, Journal] | None:
@@ -307,7 +320,7 @@ def _journal_named(saved: SavedGame) -> Recovered | None:
     return open_journal(saved.journal)
 
 
-def _journal_for(game: Game) -> tuple[Game, Journal]:
+def journal_for(game: Game) -> tuple[Game, Journal]:
     """A new journal in the scorekeeper home holding ``game`` so far, and the game writing to it."""
     journal = Journal.create(new_journal_path(default_home()))
     try:
@@ -328,6 +341,10 @@ def run(args: argparse.Namespace) -> int:
                 f"--resume goes on with the saved game's own rules and players; leave out {', '.join(given)}"
             )
     resumed = game_file_kind(args.resume) if args.resume is not None else None
+    finished = _finished_game(args.resume, resumed) if args.resume is not None else None
+    if finished is not None:
+        _show_finished(finished, args.resume)
+        return 0
     save_to: Path | None = args.save or (args.resume if resumed == "saved game" else None)
     locks: list[GameLock] = []
     journal: Journal | None = None
@@ -353,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
             locks.append(GameLock.take(args.save))
             clear_leftovers(args.save)
         if journal is None:
-            game, journal = _journal_of(game) or _journal_for(game)
+            game, journal = _journal_of(game) or journal_for(game)
         notes += [lock.told for lock in (*locks, journal.lock) if lock.told]
         notes.append(f"each step is kept in {journal.path}")
         return _play(game, journal, save_to, notes)
@@ -364,6 +381,37 @@ def run(args: argparse.Namespace) -> int:
             lock.release()
 
 
+def finished_words(path: Path) -> str:
+    """What a finished game kept in ``path`` offers: its score sheet and the history of every game."""
+    return f"Its score sheet: scorekeeper export {path} -o sheet.html; every finished game added up: scorekeeper history"
+
+
+def _finished_game(path: Path, kind: str | None) -> Game | None:
+    """The game in ``path`` (a journal or a saved game), read without writing anything, when it is
+    over; None when it is not, or cannot be read whole (going on with it recovers it or says why)."""
+    try:
+        if kind == "journal":
+            contents = read_journal(path)
+            game = contents.game() if contents.damage is None else None
+        else:
+            game = load_saved(path).game
+    except FarkleError:
+        return None
+    return game if game is not None and game.state.over else None
+
+
+def _show_finished(game: Game, path: Path) -> None:
+    """Say that the game in ``path`` is over and how it ended, writing nothing: it has no step left."""
+    state = game.state
+    lines = [
+        f"{game_headline(state.rules, state.target)}: this game is over, so it is not played on and nothing is written.",
+        *scoreboard(state),
+        game_over(state),
+        f"{finished_words(path)}.",
+    ]
+    print(visible("\n".join(lines)))
+
+
 def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) -> int:
     """Play ``game`` at the terminal until it ends, the players quit, the input ends or Ctrl+C."""
     if save_to is not None:
@@ -372,14 +420,16 @@ def _play(game: Game, journal: Journal, save_to: Path | None, notes: list[str]) 
     try:
         session.run(sys.stdin, interactive=sys.stdin.isatty(), notes=notes)
     except KeyboardInterrupt:
-        print(visible(f"\nStopped. {_kept(journal)}"), file=sys.stderr, flush=True)
+        print(visible(f"\nStopped. {kept_words(journal.path)}"), file=sys.stderr, flush=True)
         return 130
     if not game.state.over:
-        print(visible(f"{_kept(journal)}."))
+        print(visible(f"{kept_words(journal.path)}."))
     if save_to is not None:
         save_game(game, save_to, journal.path)
-        print(visible(f"The game is saved in {save_to}; go on with --resume {save_to}."))
+        go_on = "" if game.state.over else f"; go on with --resume {save_to}"
+        print(visible(f"The game is saved in {save_to}{go_on}."))
     if game.state.over:
+        print(visible(f"{finished_words(save_to or journal.path)}."))
         from scorekeeper.stats.history import remember_game
 
         for path in (journal.path, save_to):

@@ -30,13 +30,14 @@ from scorekeeper.table_session.marks import MarksInPlay
 from scorekeeper.table_session.table_colours import TableColours, teach_from_labels
 from scorekeeper.cli.export import sheet_format
 from scorekeeper.export import write_sheet
-from scorekeeper.export.writers import check_sheet_target
-from scorekeeper.cli.play import scoreboard
+from scorekeeper.export.writers import check_sheet_target, written_words
+from scorekeeper.cli.play import journal_for, kept_words, scoreboard
 from scorekeeper.game import Game
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.terminal import visible
-from scorekeeper.rules import GameKind
+from scorekeeper.rules import GameKind, game_headline
 from scorekeeper.coach.policy import CoachError
+from scorekeeper.stats.history import remember_game
 from scorekeeper.table_session.camera_game import CameraGame, Chooser, CoachChooser, DecisionsError, FileChooser
 from scorekeeper.vision.detections import DiceReader
 
@@ -205,17 +206,37 @@ def _colours(watcher: Watcher, colours: TableColours, in_play: MarksInPlay) -> N
 
 
 def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
-    """Play the game from the watch loop; print it as it goes and the sheet at the end."""
+    """Play the game from the watch loop, kept in a journal in the scorekeeper home from its first
+    step as ``play`` and the window keep theirs; a game won is kept in the history cache, one not
+    over can be gone on with (``play --resume``, the window)."""
+    home = default_home()
+    game, journal = journal_for(game)
+    try:
+        status = _play_kept(game, chooser, watcher, args)
+    except UsageError as exc:
+        journal.close()
+        journal.path.unlink(missing_ok=True)
+        return _fail(str(exc))
+    finally:
+        journal.close()
+    if game.state.over:
+        remember_game(home, journal.path, game)
+    else:
+        print(visible(f"{kept_words(journal.path)}."))
+    return status
+
+
+def _play_kept(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespace) -> int:
+    """Play the game from the watch loop; print it as it goes and the sheet at the end.
+    :class:`UsageError` before the first roll where the table cannot tell the dice's marks."""
     state = game.state
-    print(visible(f"Farkle from the camera: {state.rules.title}. {', '.join(p.name for p in state.players)}."), flush=True)
+    headline = game_headline(state.rules, state.target)
+    print(visible(f"{headline}, from the camera: {', '.join(p.name for p in state.players)}."), flush=True)
     in_play = MarksInPlay.of(state.rules)
     camera = CameraGame(
         game, chooser, default_home() / "corrections", lambda text: print(visible(text), flush=True), watcher.profile, args.calibration, in_play.any
     )
-    try:
-        _colours(watcher, camera.table.colours, in_play)
-    except UsageError as exc:
-        return _fail(str(exc))
+    _colours(watcher, camera.table.colours, in_play)
     learner = camera.table.learn_with(watcher.reader)
     if learner is not None:
         print(learner.summary().line(), flush=True)
@@ -233,6 +254,7 @@ def _play(game: Game, chooser: Chooser, watcher: Watcher, args: argparse.Namespa
         print("The recording ended before the game did.")
     print(visible("\n".join(scoreboard(state))))
     if args.sheet is not None:
-        write_sheet(game.events, args.sheet, sheet_format(args.sheet, None), hold_interrupts=True)
-        print(visible(f"Score sheet written to {args.sheet}."))
+        kind = sheet_format(args.sheet, None)
+        write_sheet(game.events, args.sheet, kind, hold_interrupts=True)
+        print(visible(written_words(args.sheet, kind)))
     return status

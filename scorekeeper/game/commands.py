@@ -165,15 +165,44 @@ class DiceCommand:
     """Typed after ``k``: a keep, whether or not a roll is on the table."""
 
     def take(self, game: Game) -> None:
-        """Keep the dice, or roll them when no roll is on the table (and ``k`` was not typed)."""
+        """Keep the dice, or roll them when no roll is on the table (and ``k`` was not typed). A roll
+        typed with fewer dice than are in play is refused as a typo: a die the camera missed is the
+        camera's, not the keyboard's."""
         turn = game.state.turn
         if self.keep or (turn is not None and turn.roll is not None):
             game.keep(self.dice)
-        else:
-            game.roll(self.dice)
+            return
+        why = short_roll(game.state, self.dice)
+        if why is not None:
+            raise FarkleError(why)
+        game.roll(self.dice)
 
     def __str__(self) -> str:
         return f"keep {self.dice}" if self.keep else f"the dice {self.dice}"
+
+
+def _count(dice: int) -> str:
+    return f"{dice} {'die' if dice == 1 else 'dice'}"
+
+
+def short_roll(state: GameState, dice: Dice) -> str | None:
+    """Why ``dice`` typed as a roll are refused where fewer are typed than are in play, saying what to
+    type (all of them, ``pig`` first where a pot is offered, or an undo where
+    fewer should be in play); None where the count is not short (the game checks the rest).
+
+    >>> from scorekeeper.rules import load_rules
+    >>> game = Game.new(load_rules("retail"), ["Ann"])
+    >>> short_roll(game.state, Dice.from_str("1 5 3"))
+    'roll 1 3 5: 3 dice typed, 6 in play: type all 6, or z to undo the last step if fewer should be in play'
+    """
+    turn = state.turn
+    if turn is None or turn.roll is not None or not 0 < len(dice) < turn.dice_left:
+        return None
+    why = f"roll {dice}: {_count(len(dice))} typed, {turn.dice_left} in play: type all {turn.dice_left}"
+    pot = state.pot_offered()
+    if pot is not None:
+        return f"{why}, or 'pig' first to roll only the {_count(pot.dice)} left with the {pot.points:,} banked"
+    return f"{why}, or z to undo the last step if fewer should be in play"
 
 
 @dataclass(frozen=True)

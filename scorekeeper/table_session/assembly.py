@@ -153,8 +153,15 @@ class CameraTable:
             learner.close()
         return learner
 
-    def use_profile(self, profile: CalibrationProfile) -> None:
-        """Read the table with ``profile`` from now on (a new calibration)."""
+    def use_profile(self, profile: CalibrationProfile, kept_beside: Path | None = None) -> None:
+        """Read the table with ``profile`` from now on (a new calibration); saved at ``kept_beside``,
+        what the table learned (its dice and their colours) is kept beside it from now on."""
+        if kept_beside is not None and kept_beside != self.kept_beside:
+            self.kept_beside = kept_beside
+            if self.colours.path is not None:
+                self.colours.keep_in(colours_file_for(kept_beside))
+            if self.learner is not None:
+                self.learner.keep_in(table_file_for(kept_beside))
         self.profile = profile
         self.session.die_size = profile.die_size
         self.session.area = profile.area

@@ -115,6 +115,16 @@ class TableLearner:
         frame = np.array(frame, np.uint8, copy=True)
         self._jobs.put(lambda: self._learn(frame, np.array(boxes, np.float32).reshape(-1, 4), list(values), np.array(not_dice, np.float32).reshape(-1, 4)))
 
+    def keep_in(self, path: Path) -> None:
+        """Keep what the table learned in the table file ``path`` from now on (a new calibration
+        profile's), saving there at once what was learned so far."""
+        self._jobs.put(lambda: self._keep_in(path))
+
+    def _keep_in(self, path: Path) -> None:
+        self.path, self._saving = path, True
+        if len(self.memory):
+            self._save()
+
     def forget(self) -> None:
         """Drop what the table learned, here and on disk."""
         self._jobs.put(self._forget)
@@ -148,13 +158,16 @@ class TableLearner:
 
     def _learn(self, frame: NDArray[np.uint8], boxes: NDArray[np.float32], values: list[int], not_dice: NDArray[np.float32]) -> None:
         self.memory.learn(frame, boxes, values, not_dice)
+        self._save()
+        self._refit()
+
+    def _save(self) -> None:
         if self._saving and self.path is not None:
             try:
                 self.memory.save(self.path)
             except OSError as exc:
                 self.note = f"what the table learned is not saved ({exc})"
                 log.warning("%s", self.note)
-        self._refit()
 
     def _refit(self) -> None:
         self._learned = self.memory.head()

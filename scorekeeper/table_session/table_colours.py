@@ -81,6 +81,16 @@ class TableColours:
         wild = next((index for index, mark in enumerate(marks) if "w" in mark), None) if "w" in offer else None
         red = [index for index, mark in enumerate(marks) if "r" in mark] if "r" in offer else None
         self.learner.learn(np.asarray(frame, np.uint8), found, wild, red)
+        self._save()
+
+    def keep_in(self, path: Path) -> None:
+        """Keep the colours learned in the colours file ``path`` from now on (a new calibration
+        profile's), saving there at once what was learned so far."""
+        self.path, self._saving = path, True
+        if self.learned():
+            self._save()
+
+    def _save(self) -> None:
         if self._saving and self.path is not None:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

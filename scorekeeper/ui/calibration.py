@@ -132,8 +132,8 @@ def source_spec(name: str) -> str | None:
 class CalibrationDialog(QDialog):
     """Edits a copy of the profile; Save writes it, naming the source it was made on, and hands it to the window."""
 
-    saved = Signal(object)
-    """The profile just saved (a :class:`CalibrationProfile`)."""
+    saved = Signal(object, object)
+    """The profile just saved (a :class:`CalibrationProfile`) and the file it was saved in (a :class:`Path`)."""
     empty_table = Signal()
     """The table is empty now: what the camera finds on it is the table's own (a logo, a knot)."""
 
@@ -349,7 +349,7 @@ class CalibrationDialog(QDialog):
         except (CalibrationError, OSError) as exc:
             self.message.setText(f"Not saved: {exc}")
             return False
-        self.saved.emit(profile)
+        self.saved.emit(profile, path)
         self.accept()
         return True
 

@@ -281,10 +281,11 @@ class CameraPane(QWidget):
         if self.capture is not None:
             self.capture.worker.learn_empty_table()
 
-    def use_profile(self, profile: CalibrationProfile) -> None:
+    def use_profile(self, profile: CalibrationProfile, path: Path) -> None:
+        """Read with ``profile``, just saved at ``path``: what the table learns is kept beside it from now on."""
         self.profile = profile
-        self.profile_name = str(self.controller.home / LAST_PROFILE)
-        self.table.use_profile(profile)
+        self.profile_name = str(path)
+        self.table.use_profile(profile, path)
         self.view.area = profile.area
         self.start()
 
