@@ -640,9 +640,12 @@ class TableSession:
         return MarksInPlay.of(state.rules).letters if state is not None else ""
 
     def let_go(self) -> None:
-        """The roll waiting for taps is not taken (no one is there to tap it): it and its question go."""
+        """The roll waiting for taps is not taken (no one is there to tap it): it and its question
+        go, and the dice are asked for again (a demo table throws them again)."""
         self.pending = None
         self.prompt = ""
+        self._expect_key = None
+        self._expect()
         self.on_change()
 
     def tappable(self) -> DiceOnTable | None:
