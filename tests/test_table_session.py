@@ -397,3 +397,13 @@ def test_a_pot_offered_waits_for_the_choice_through_a_resume_and_a_throw_with_di
     session.table_event(event(EventKind.SETTLED, dice("5 2 2")), FRAME)
     state = resumed.state
     assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("5 2 2")
+
+
+def test_a_roll_let_go_asks_for_the_dice_again(tmp_path: Path) -> None:
+    # watch --game lets go of a roll no one is there to tap: the table is asked to throw again
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4 6 6 1", [0.95, 0.2, 0.95, 0.95, 0.95, 0.95]))
+    assert table.session.pending is not None and table.expected == []
+    table.session.let_go()
+    assert table.session.pending is None and not table.session.prompt
+    assert table.expected == [6] and table.game.state.turn.roll is None
