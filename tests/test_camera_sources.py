@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fake_capture import FakeCapture
-from scorekeeper.camera.demo_table import Choreography, DemoTable
+from scorekeeper.camera.demo_table import THROW_PAUSE, Choreography, DemoTable
 from scorekeeper.camera.settling import SettleParams
 from scorekeeper.camera.sources import (
     CameraLost,
@@ -169,41 +169,77 @@ def test_thrown_dice_come_to_rest_apart_or_against_each_other_never_inside() -> 
     assert touching >= 10
 
 
-@pytest.mark.parametrize("count", [1, 3, 6])
-def test_the_demo_table_throws_the_dice_the_game_expects_when_it_expects_them(count: int) -> None:
-    class Truth:
-        def read(self, image: np.ndarray, dice: int | None = None) -> Detections:
-            assert watcher.latest_frame is not None and watcher.latest_frame.truth is not None
-            return watcher.latest_frame.truth
+class TruthReader:
+    """Reads each frame as its labels say (the demo table's dice, read without fault)."""
 
+    def __init__(self) -> None:
+        self.watcher: Watcher | None = None
+
+    def read(self, image: np.ndarray, dice: int | None = None) -> Detections:
+        frame = self.watcher.latest_frame if self.watcher is not None else None
+        assert frame is not None and frame.truth is not None
+        return frame.truth
+
+
+def truths(table: DemoTable, frames: int) -> list[Detections]:
+    """The labels of the next ``frames`` frames of ``table``."""
+    out = []
+    for _ in range(frames):
+        frame = table.read()
+        assert frame is not None and frame.truth is not None
+        out.append(frame.truth)
+    return out
+
+
+@pytest.mark.parametrize("count", [1, 3, 6])
+def test_the_demo_table_throws_the_dice_the_game_asks_for_and_leaves_them_lying_until_it_asks_again(count: int) -> None:
     with DemoTable(160, 120, seed=5, realtime=False) as table:
         table.expect(count)
-        watcher = Watcher(table, Truth(), settle=SettleParams(settle_frames=8))
+        reader = TruthReader()
+        watcher = Watcher(table, reader, settle=SettleParams(settle_frames=8))
+        reader.watcher = watcher
         settled = []
-        for event in watcher.events(max_frames=320):
+        for event in watcher.events(max_frames=120):
             if event.kind.value == "settled":
                 settled.append(event)
-                table.expect(0)  # the game took the roll: it expects no throw until a keep
-        # Left to itself, this seed throws 3 dice and then 6 (the test above); asked, it throws once
-        # and then waits on an empty table for the game (a knocked die may settle twice).
-        assert table.rolls == 1 and 1 <= len(settled) <= 2
-        assert {len(event.dice) for event in settled} == {count}
-        assert all(not len(frame.truth) for frame in (table.read() for _ in range(200)) if frame is not None and frame.truth is not None)
-        table.expect(2)  # the player kept dice and throws the two left
-        seen = [len(frame.truth) for frame in (table.read() for _ in range(60)) if frame is not None and frame.truth is not None]
-    assert table.rolls == 2 and max(seen) == 2
+                table.expect(0)  # the game took the roll: it asks for no throw until a keep
+        assert table.rolls == 1 and len(settled) == 1 and len(settled[0].dice) == count
+        # the players look, tap, keep: the dice lie as they fell, however long that takes
+        lying = truths(table, 600)
+        assert table.rolls == 1 and all(found.roll() == settled[0].dice.roll() for found in lying)
+        table.expect(2)  # the player kept dice and throws the two left: a moment later, the throw
+        asked = truths(table, 200)
+    assert all(found.roll() == settled[0].dice.roll() for found in asked[: THROW_PAUSE - 1])
+    assert table.rolls == 2 and {len(found) for found in asked[-20:]} == {2}
+    assert max(len(found) for found in asked[THROW_PAUSE:]) <= max(count, 2), "the dice lying are swept, then two are thrown"
+
+
+def test_the_demo_table_never_throws_again_while_the_game_waits_for_the_roll_it_threw() -> None:
+    # a roll waiting for a tap on a flagged die, or a reader slow to settle: the dice lie still
+    with DemoTable(160, 120, seed=5, realtime=False) as table:
+        table.expect(4)
+        counts = [len(found) for found in truths(table, 900)]
+    assert table.rolls == 1 and max(counts) == 4 and set(counts[-700:]) == {4}
+
+
+def test_a_throw_asked_again_before_it_comes_waits_its_moment_again() -> None:
+    # Ann keeps (the game asks for her 3 dice), then banks at once: Bob's six fresh dice are
+    # thrown, never Ann's three
+    with DemoTable(160, 120, seed=5, realtime=False) as table:
+        table.expect(6)
+        first = truths(table, 120)
+        assert table.rolls == 1 and len(first[-1]) == 6
+        table.expect(0)
+        table.expect(3)
+        truths(table, THROW_PAUSE // 2)
+        table.expect(6)
+        waited = truths(table, THROW_PAUSE - 2)
+        assert table.rolls == 1 and all(found.roll() == first[-1].roll() for found in waited)
+        thrown = truths(table, 150)
+    assert table.rolls == 2 and len(thrown[-1]) == 6 and 3 not in {len(found) for found in thrown[-40:]}
 
 
 def test_the_demo_table_opens_from_its_spec_and_paces_itself() -> None:
     with open_source("demo:3", resolution=(320, 240)) as table:
         assert isinstance(table, DemoTable) and table.realtime and table.live and table.size == (320, 240)
         assert table.read().truth is not None  # type: ignore[union-attr]
-
-
-def test_the_demo_table_throws_again_where_the_game_took_no_roll_from_its_throw() -> None:
-    # a reader too slow for the rest the film gives: the dice are swept with no roll taken, and
-    # the game still expects its 4 dice; the demo throws them again rather than wait for ever
-    with DemoTable(160, 120, seed=5, realtime=False) as table:
-        table.expect(4)
-        counts = [len(frame.truth) for frame in (table.read() for _ in range(600)) if frame is not None and frame.truth is not None]
-    assert table.rolls >= 2 and max(counts) == 4

@@ -222,8 +222,10 @@ def test_recoloured_real_dice_are_told_after_one_taught_photo() -> None:
 
 def test_demo_throws_are_told_after_one_taught_throw() -> None:
     table = DemoTable(480, 360, seed=3, realtime=False, wild=True, spicy=True)
-    table.expect(6)
-    frames = [table.read() for _ in range(600)]
+    frames = []
+    for _ in range(4):
+        table.expect(6)  # the game asks for the next throw; the dice lie until it does
+        frames += [table.read() for _ in range(160)]
     film = settled_rolls((frame.image, frame.truth) for frame in frames if frame is not None and frame.truth is not None)
     teacher = next(roll for roll in film if roll.wild is not None and roll.red and len(roll.labels) == 6)
     result = measure(teach(teacher), [roll for roll in film if roll is not teacher])

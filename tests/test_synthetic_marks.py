@@ -129,6 +129,7 @@ def test_the_demo_table_throws_a_wild_die_and_red_faces_when_asked() -> None:
     assert full and all(sum("w" in mark for mark in found.marks) == 1 for found in full)
     assert any("r" in mark for found in labels for mark in found.marks)
     table.expect_wild(False)
+    table.expect(6)  # the game asks for the next throw, the wild die not among its dice
     later = throws(table, 400)
     assert not any("w" in mark for found in later[200:] for mark in found.marks)
     assert any(len(found) == 6 for found in later[200:])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import scorekeeper
-from scorekeeper.game import Banked, DiceRolled, DieCorrected, Farkled, Game, Kept
+from scorekeeper.game import Banked, DiceRolled, DieCorrected, Farkled, Game, Kept, Piggybacked, Pot
 from scorekeeper.game.controller import GameController
 from scorekeeper.camera.settling import EventKind, SettleEvent
 from scorekeeper.rules import Dice, load_rules
@@ -365,3 +365,45 @@ def test_dice_on_the_table_are_a_frozen_value_a_tap_replaces() -> None:
 def test_dice_on_the_table_refuse_flags_that_do_not_go_one_to_a_die() -> None:
     with pytest.raises(TableDiceError, match=r"\[True\], \[''\] and \[''\] for 2 dice"):
         TableDice.from_detections(dice("2 3"), [True], [""], [""])
+
+
+def test_a_pot_offered_waits_for_the_choice_through_a_resume_and_a_throw_with_dice_missing_never_answers_it(tmp_path: Path) -> None:
+    playing = GameController(tmp_path)
+    assert playing.start(load_rules("retail", ["piggyback"]), ["Ann", "Bob"])
+    for step in (DiceRolled(Dice.from_str("1 1 1 2 3 4")), Kept(Dice.from_str("1 1 1")), Banked()):
+        assert playing.take(step)
+    assert playing.journal is not None
+    journal = playing.journal.path
+    playing.close()
+
+    resumed = GameController(tmp_path)
+    expected: list[int | None] = []
+    session = TableSession(resumed, tmp_path / "corrections", on_expect=expected.append)
+    resumed.on_changed.append(session.game_changed)
+    resumed.resume(journal)
+    state = resumed.state
+    assert state is not None and state.pot_offered() == Pot(3, 1000, 0)
+    assert session.expected == 0 and expected[-1] == 0, "no throw is asked while Bob chooses"
+
+    session.saw(dice("5 2"), Detections.empty())
+    session.table_event(event(EventKind.SETTLED, dice("5 2")), FRAME)
+    state = resumed.state
+    assert state is not None and state.turn is not None and state.turn.roll is None and state.pot_offered() == Pot(3, 1000, 0)
+    assert session.prompt == "2 of 6 dice read while Bob is offered the pot of 1,000 with 3 dice: choose piggyback or fresh dice first, then throw."
+
+    assert resumed.take(Piggybacked())
+    assert session.expected == 3 and expected[-1] == 3
+    session.saw(dice("5 2 2"), Detections.empty())
+    session.table_event(event(EventKind.SETTLED, dice("5 2 2")), FRAME)
+    state = resumed.state
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("5 2 2")
+
+
+def test_a_roll_let_go_asks_for_the_dice_again(tmp_path: Path) -> None:
+    # watch --game lets go of a roll no one is there to tap: the table is asked to throw again
+    table = Table(tmp_path)
+    table.settle(dice("2 3 4 6 6 1", [0.95, 0.2, 0.95, 0.95, 0.95, 0.95]))
+    assert table.session.pending is not None and table.expected == []
+    table.session.let_go()
+    assert table.session.pending is None and not table.session.prompt
+    assert table.expected == [6] and table.game.state.turn.roll is None

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from scorekeeper.cli.play import Session
-from scorekeeper.game import Game
+from scorekeeper.game import DiceRolled, DieCorrected, Game
 from scorekeeper.game.controller import GameController as PlainController
-from scorekeeper.rules import load_rules
+from scorekeeper.rules import Dice, load_rules
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.turn_panel import TurnPanel
 from scorekeeper.ui.typing_line import TypingLine
@@ -133,3 +133,40 @@ def test_the_window_shows_a_line_read_in_part_and_keeps_it(qtbot: QtBot, tmp_pat
     type_line(qtbot, panel, "k 1 x")
     assert panel.message.text() == "Not allowed: 'k 1 x': read keep 1, then 'x' is not understood; nothing was taken"
     assert panel.entry.text() == "k 1 x" and panel.controller.events == before
+
+
+def test_dice_typed_over_a_camera_roll_with_dice_missing_replace_it_and_say_so() -> None:
+    line, refused = typing_line("retail", [])
+    told: list[str] = []
+    line.controller.on_notice.append(told.append)
+    assert line.controller.take(DiceRolled(Dice.from_str("2 3 4 6"), "camera"))
+    assert line.controller.take(DieCorrected(None, "3"))  # a missed die tapped in: 5 of 6 now
+    assert not line.enter("2 3 5 2 3 4 4"), "seven dice are no roll of six"
+    state = line.controller.state
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 4 6 3")
+    assert line.enter("2 3 5 2 3 4"), refused
+    state = line.controller.state
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 5 2 3 4")
+    assert state.turn.rolls == (Dice.from_str("2 3 5 2 3 4"),)
+    assert told == ["Typed roll 2 2 3 3 4 5 replaces the camera's roll (5 of 6 dice read)."]
+    rolls = [event for event in line.controller.events if isinstance(event, DiceRolled)]
+    assert [roll.source for roll in rolls] == ["camera", "typed"], "the camera's roll stays in the log, undone"
+
+
+def test_a_keep_typed_over_a_camera_roll_with_dice_missing_is_still_refused() -> None:
+    line, refused = typing_line("retail", [])
+    assert line.controller.take(DiceRolled(Dice.from_str("1 3 4 6"), "camera"))
+    before = line.controller.events
+    assert not line.enter("k 1")
+    assert refused and line.controller.events == before
+
+
+def test_the_window_takes_a_typed_roll_over_a_camera_roll_with_dice_missing(qtbot: QtBot, tmp_path: Path) -> None:
+    panel = panel_of(qtbot, tmp_path, [])
+    assert panel.controller.take(DiceRolled(Dice.from_str("2 3 4 6"), "camera"))
+    with qtbot.waitSignal(panel.controller.notice) as told:
+        type_line(qtbot, panel, "2 3 5")
+    assert told.args == ["Typed roll 2 3 5 replaces the camera's roll (4 of 6 dice read)."]
+    assert panel.entry.text() == ""
+    state = panel.controller.state
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 5")

@@ -58,6 +58,10 @@ dice, yellow among red, purple among ivory, orange among black)."""
 OPENING_FRAMES = 15
 """Frames of empty table before the demo's first throw (half a second)."""
 
+THROW_PAUSE = 60
+"""Frames (two seconds) the demo waits, dice lying, between the game asking for a throw and the
+throw: the player's moment to bank or answer a piggyback offer instead, as at a real table."""
+
 TOUCHING = 0.3
 """Chance that a thrown die comes to rest against one already lying there, as real dice often do."""
 
@@ -299,9 +303,13 @@ class Choreography:
 
 
 class DemoTable(BaseSource):
-    """An endless, seeded film of Farkle rolls: throw, rest, now and then a knock, a camera bump or
-    an exposure jump, then a hand sweeps the dice away and the next throw comes when the game
-    expects it (:meth:`expect`), with the dice it expects.
+    """An endless, seeded film of Farkle rolls that waits for the players. Told what the game
+    expects (:meth:`expect`), it throws only when the game asks for a roll, exactly the dice asked
+    for, a moment after the asking (the player may bank or choose instead), sweeping the dice of the
+    last throw away first; the dice then lie as they fell until the next roll is asked. Now and then
+    a die is knocked as it lands, the camera is bumped or the exposure jumps, all before the dice
+    come to rest. With no game (``expect(None)``, as it opens) it throws handfuls on its own, each
+    swept away a few seconds later.
 
     With ``wild`` the set holds a wild die of a colour of its own (``DEMO_WILD_LOOKS``), thrown
     as :meth:`expect_wild` says; with ``spicy`` each die thrown has one face with red pips, drawn
@@ -330,6 +338,7 @@ class DemoTable(BaseSource):
         self.name = f"demo table (seed {seed}, {width}x{height})"
         self.rolls = 0
         self._asked: int | None = None
+        self._pause = 0
         self._free = True
         self._lock = threading.Lock()
         self._film = Choreography(width, height, seed=seed)
@@ -348,12 +357,14 @@ class DemoTable(BaseSource):
         self._queue: deque[Scene] = deque(self._film.drain())
 
     def expect(self, count: int | None) -> None:
-        """The game expects ``count`` dice thrown next: they are thrown once the table in view is
-        cleared; 0: the game expects no throw now (the table stays empty after the dice are swept);
-        None: no game, the demo throws handfuls on its own. Safe from any thread."""
+        """The game asks for ``count`` dice thrown next: they are thrown once the film in hand is
+        shown and a pause of ``THROW_PAUSE`` frames has passed while dice lie on the table (a
+        request told again starts the pause again); 0: the game asks for no throw now, the dice lie
+        as they are; None: no game, the demo throws handfuls on its own. Safe from any thread."""
         with self._lock:
             self._free = count is None
             self._asked = count if count else None
+            self._pause = THROW_PAUSE
 
     def expect_wild(self, in_throw: bool | None) -> None:
         """Whether the wild die is among the next throws' dice, as the game knows it: False once
@@ -378,22 +389,40 @@ class DemoTable(BaseSource):
             looks = [replace(look, red_face=int(face)) for look, face in zip(looks, rng.integers(1, 7, size=count))]
         return looks, wild
 
-    def _next_roll(self) -> None:
-        """Throw what the game expects: again after a sweep where the game took no roll from the
-        last throw (a reader too slow for the rest the film gave it), so the demo never stalls."""
+    def _next_scenes(self) -> None:
+        """The film goes on: the throw the game asks for once its pause is over (the dice lying
+        swept away first), else the dice lie still a frame; with no game, a throw of its own."""
         with self._lock:
             count, free = self._asked, self._free
-        rng = np.random.default_rng([self.seed, self.rolls])
+            due = count is not None and (self._pause <= 0 or not self._film.dice)
+            if count is not None and not due:
+                self._pause -= 1
+            if due:
+                self._asked = None
         film = self._film
-        drawn = int(rng.choice([6, 6, 6, 5, 4, 3, 2, 1]))
-        if count is None and not free:
-            film.empty(1)
+        if not free and not due:
+            film.rest(1)
             self._queue.extend(film.drain())
             return
-        count = count if count is not None and 1 <= count <= 6 else drawn
+        rng = np.random.default_rng([self.seed, self.rolls])
+        drawn = int(rng.choice([6, 6, 6, 5, 4, 3, 2, 1]))
+        if film.dice:
+            film.sweep(int(rng.integers(14, 22)))
+            film.empty(int(rng.integers(10, 20)))
+        self._throw(count if count is not None and 1 <= count <= 6 else drawn, rng)
+        if free:
+            film.rest(int(rng.integers(35, 60)))
+            film.sweep(int(rng.integers(14, 22)))
+            film.empty(int(rng.integers(18, 30)))
+        self._queue.extend(film.drain())
+
+    def _throw(self, count: int, rng: np.random.Generator) -> None:
+        """Throw ``count`` dice; now and then, before they come to rest, one is knocked as it
+        lands, the camera is bumped or the exposure jumps."""
+        film = self._film
         looks, wild = self._marked(count)
         film.throw([int(v) for v in rng.integers(1, 7, size=count)], frames=int(rng.integers(18, 30)), looks=looks, wild=wild)
-        film.rest(int(rng.integers(25, 45)))
+        film.rest(int(rng.integers(1, 4)))
         twist = rng.random()
         if twist < 0.15 and film.dice:
             film.knock(int(rng.integers(len(film.dice))), int(rng.integers(1, 7)), (float(rng.uniform(-1.5, 1.5)) * film.size, float(rng.uniform(-1.5, 1.5)) * film.size))
@@ -401,15 +430,12 @@ class DemoTable(BaseSource):
             film.bump((float(rng.uniform(-15, 15)), float(rng.uniform(-15, 15))))
         elif twist < 0.4:
             film.expose(float(rng.uniform(0.75, 1.3)))
-        film.rest(int(rng.integers(35, 60)))
-        film.sweep(int(rng.integers(14, 22)))
-        film.empty(int(rng.integers(18, 30)))
-        self._queue.extend(film.drain())
+        film.rest(int(rng.integers(25, 45)))
         self.rolls += 1
 
     def read(self) -> Frame | None:
         if not self._queue:
-            self._next_roll()
+            self._next_scenes()
         scene = self._queue.popleft()
         image, labels = render_scene(scene)
         self._pace()

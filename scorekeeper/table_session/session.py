@@ -4,7 +4,9 @@ A :class:`TableSession` sits between the camera pipeline and whatever shows the 
 window, or ``scorekeeper watch --game``). It is fed the watch loop's steps and settle events
 and told when the game changed; it decides when a roll is taken, what to ask the players, which
 dice the view should draw (the roll taken, frozen, or the live finds), and how many dice the
-game expects next (for the reader and the demo table). No Qt here: tests drive it directly.
+game expects next (for the reader and the demo table): none while a piggyback pot waits for the
+player's choice, and a throw with dice missing never answers that choice. No Qt here: tests drive
+it directly.
 
 A roll is taken when the dice in the rolling area have settled and none is unsure; unsure dice
 are flagged and the roll waits until each is confirmed or corrected by a tap. Under the wild-die
@@ -458,7 +460,7 @@ class TableSession:
         if state is None or state.rules.kind is not GameKind.DICE or state.turn is None:
             count: int | None = None
         else:
-            count = state.turn.dice_left if state.can_roll() else 0
+            count = state.turn.dice_left if state.can_roll() and state.pot_offered() is None else 0
         key = (self._position(), count)
         if key != self._expect_key:
             self._expect_key = key
@@ -514,6 +516,14 @@ class TableSession:
             return
         count, left = len(event.dice), state.turn.dice_left
         if not count:
+            return
+        offer = state.pot_offered()
+        if offer is not None and count < left:
+            name = state.current.name if state.current else ""
+            self.ask(
+                f"{count} of {left} dice read while {name} is offered the pot of {offer.points:,} with {offer.dice} "
+                f"{'die' if offer.dice == 1 else 'dice'}: choose piggyback or fresh dice first, then throw."
+            )
             return
         if count > left:
             name = state.current.name if state.current else ""
@@ -630,9 +640,12 @@ class TableSession:
         return MarksInPlay.of(state.rules).letters if state is not None else ""
 
     def let_go(self) -> None:
-        """The roll waiting for taps is not taken (no one is there to tap it): it and its question go."""
+        """The roll waiting for taps is not taken (no one is there to tap it): it and its question
+        go, and the dice are asked for again (a demo table throws them again)."""
         self.pending = None
         self.prompt = ""
+        self._expect_key = None
+        self._expect()
         self.on_change()
 
     def tappable(self) -> DiceOnTable | None:

@@ -125,16 +125,18 @@ def teach_from_labels(watcher: Watcher, colours: TableColours, offer: str) -> in
     """Teach ``colours`` the marks ``offer`` names from throws of all the dice on a source that
     labels its frames (the demo table: its labels play the players' taps), until it has learned
     them all; returns the throws taught. :class:`ValueError` where it could not within
-    :data:`TEACHING_THROWS` throws."""
+    :data:`TEACHING_THROWS` throws. Each throw settled, taught or not, asks the source for the next."""
     source = watcher.source
     if isinstance(source, MarkedDiceSource):
-        source.expect(6)
         source.expect_wild(True)
+        source.expect(6)
     watcher.thrown = 6
     throws = 0
     for step in watcher.steps(TEACHING_FRAMES):
         truth = step.frame.truth
         for event in step.events:
+            if event.kind is EventKind.SETTLED and isinstance(source, MarkedDiceSource):
+                source.expect(6)
             if event.kind is EventKind.SETTLED and truth is not None and len(event.dice) == len(truth) == 6:
                 marks = [_label_mark(box, truth.boxes, truth.marks) for box in event.dice.boxes]
                 colours.teach(step.frame.image, [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in event.dice.boxes], marks, offer)

@@ -4,7 +4,8 @@ Every line is read by the game's grammar (:func:`scorekeeper.game.commands.parse
 reads it, and taken whole or not at all: a line not read whole is refused through the controller,
 saying what was read of it. The letters of :data:`~scorekeeper.game.commands.STEPS` take their step
 at once, except where they spell a word the line is for (``fresh`` while a pot is offered, ``pig``
-into ``piggyback``).
+into ``piggyback``). Dice typed while a camera roll with dice missing waits on the table are the
+roll thrown: they replace the camera's roll (its taps with it), and the table is told so.
 
 >>> from pathlib import Path
 >>> from scorekeeper.game import Game
@@ -17,8 +18,10 @@ into ``piggyback``).
 
 from __future__ import annotations
 
-from scorekeeper.game.commands import CHOICES, parse_line
+from scorekeeper.game import DiceRolled, Game
+from scorekeeper.game.commands import CHOICES, DiceCommand, parse_line
 from scorekeeper.game.controller import GameController
+from scorekeeper.rules import FarkleError
 
 
 class TypingLine:
@@ -52,4 +55,48 @@ class TypingLine:
         refused or empty (nothing taken; the controller told why)."""
         if not text.strip():
             return False
-        return self.controller.act(lambda game: parse_line(text).take(game))
+        waiting = self._partial_camera_roll()
+        if waiting is None:
+            return self.controller.act(lambda game: parse_line(text).take(game))
+        steps, read, wanted = waiting
+        typed: list[DiceCommand] = []
+
+        def replace_roll(game: Game) -> None:
+            command = parse_line(text)
+            if not isinstance(command, DiceCommand) or command.keep:
+                command.take(game)
+                return
+            for _ in range(steps):
+                game.undo()
+            try:
+                game.roll(command.dice)
+            except FarkleError:
+                for _ in range(steps):
+                    game.redo()
+                raise
+            typed.append(command)
+
+        if not self.controller.act(replace_roll):
+            return False
+        if typed:
+            said = f"Typed roll {typed[0].dice} replaces the camera's roll ({read} of {wanted} dice read)."
+            for listener in list(self.controller.on_notice):
+                listener(said)
+        return True
+
+    def _partial_camera_roll(self) -> tuple[int, int, int] | None:
+        """The camera's roll on the table while it waits for dice not read: the steps that took it
+        (the roll and the taps since), the dice it shows and the dice thrown; None where no such
+        roll waits."""
+        game = self.controller.game
+        state = self.controller.state
+        if game is None or state is None or state.turn is None or state.turn.roll is None or not state.missing_dice():
+            return None
+        actions = game.actions
+        rolled = next((i for i in range(len(actions) - 1, -1, -1) if isinstance(actions[i], DiceRolled)), None)
+        if rolled is None:
+            return None
+        roll = actions[rolled]
+        if not isinstance(roll, DiceRolled) or roll.source != "camera":
+            return None
+        return len(actions) - rolled, len(state.turn.roll), state.turn.dice_left
