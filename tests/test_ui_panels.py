@@ -339,7 +339,9 @@ def test_the_rules_in_force_in_plain_words(qtbot: QtBot) -> None:
     rules = load_rules("house-2009")
     dialog = RulesDialog(rules, 10000)
     qtbot.addWidget(dialog)
-    for line in describe_rules(rules):
+    heading, *lines = describe_rules(rules)
+    assert dialog.heading.text() == heading
+    for line in lines:
         assert line in dialog.text.text()
 
 
