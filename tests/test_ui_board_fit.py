@@ -52,6 +52,8 @@ def test_every_players_row_is_whole_on_the_board(qtbot: QtBot, tmp_path: Path, p
         top_left = viewport.mapTo(window, rect.topLeft())
         assert seen.contains(QRect(top_left, rect.size())), f"row {row} is off the window"
     assert all(button.height() >= button.minimumSizeHint().height() for button in window.turn_panel.keep_buttons), "keep buttons are not squashed"
+    camera, right = window.splitter.sizes()
+    assert camera >= 0.4 * (camera + right), "the live view keeps its share of the width"
 
 
 def test_the_farkle_streak_column_is_narrow_and_says_itself_in_a_tip(qtbot: QtBot, tmp_path: Path) -> None:

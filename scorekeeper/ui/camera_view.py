@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
@@ -28,6 +28,10 @@ TAG_GAP = 2.0
 """The room between a tag and its die's box, widget pixels."""
 TAP_MARGIN = 8.0
 """A tap this close to a die's box or its tag, widget pixels, is a tap on the die."""
+LEAST_SIZE = (160, 90)
+"""The live view's least width and height, widget pixels: table mode shows it this small on a small screen."""
+USUAL_SIZE = QSize(320, 240)
+"""The live view's size as the window lays it out first, widget pixels (it grows from there)."""
 
 
 def tag_text(value: int, mark: str, waiting: bool) -> str:
@@ -96,8 +100,11 @@ class CameraView(QWidget):
         self.overlay = Drawing.empty()
         self.area: tuple[tuple[float, float], ...] = ()
         self.message = "Waiting for the camera..."
-        self.setMinimumSize(320, 240)
+        self.setMinimumSize(*LEAST_SIZE)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        return USUAL_SIZE
 
     def show_frame(self, frame: NDArray[np.uint8], overlay: Drawing) -> None:
         self.frame = frame
