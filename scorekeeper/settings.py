@@ -6,7 +6,7 @@ file whole (:func:`~scorekeeper.safe_output.write_atomically`).
 >>> import tempfile
 >>> home = Path(tempfile.mkdtemp())
 >>> load_settings(home)
-(Settings(keep_photos=True, stream_address=''), '')
+(Settings(keep_photos=True, stream_address='', phone_reach=''), '')
 >>> save_settings(home, Settings(keep_photos=False))
 >>> load_settings(home)[0].keep_photos
 False
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from scorekeeper.safe_input import parse_json, read_text
@@ -28,6 +28,8 @@ MAX_SETTINGS_BYTES = 100_000
 """The largest settings file read: the window writes well under 1,000 bytes."""
 MAX_ADDRESS = 2_000
 """The longest camera address kept: a phone's is some 30 characters."""
+PHONE_REACHES = ("", "network", "this machine")
+"""What :attr:`Settings.phone_reach` may be."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class Settings:
     """Whether each roll the camera takes keeps a picture beside the game's journal."""
     stream_address: str = ""
     """The IP camera's address last typed in the Camera menu (a phone's ``http://PHONE:8080/video``); "" if none."""
+    phone_reach: str = ""
+    """Whom the phones' scoreboard was last shared with: "network" (the phones on this machine's
+    network) or "this machine" (only it); "" if never chosen."""
 
 
 def load_settings(home: Path) -> tuple[Settings, str]:
@@ -56,10 +61,23 @@ def load_settings(home: Path) -> tuple[Settings, str]:
     address = data.get("stream_address", "")
     if not isinstance(address, str) or len(address) > MAX_ADDRESS:
         return Settings(keep_photos=keep), f"{path}: 'stream_address' must be a camera's address (text); it is not used"
-    return Settings(keep_photos=keep, stream_address=address), ""
+    reach = data.get("phone_reach", "")
+    if reach not in PHONE_REACHES:
+        return Settings(keep_photos=keep, stream_address=address), (
+            f"{path}: 'phone_reach' is {reach!r}, not \"network\" or \"this machine\"; the phones' scoreboard is shared as if never chosen"
+        )
+    return Settings(keep_photos=keep, stream_address=address, phone_reach=reach), ""
 
 
 def save_settings(home: Path, settings: Settings) -> None:
     """Save ``settings`` in ``home`` for the next start (raises OSError when the disk refuses)."""
     home.mkdir(parents=True, exist_ok=True)
     write_atomically(home / FILE, json.dumps(asdict(settings), indent=2) + "\n")
+
+
+def remember_phone_reach(home: Path, reach: str) -> None:
+    """Keep whom the phones' scoreboard reaches (one of :data:`PHONE_REACHES`) in ``home``'s settings,
+    the others as they are (raises OSError when the disk refuses)."""
+    if reach not in PHONE_REACHES:
+        raise ValueError(f"phone reach {reach!r}: not one of {PHONE_REACHES}")
+    save_settings(home, replace(load_settings(home)[0], phone_reach=reach))

@@ -75,8 +75,7 @@ def test_a_wild_die_game_asks_for_the_wild_die_until_the_table_has_learned_its_c
     pending = table.session.pending
     assert pending is not None and table.game.state.turn.roll is None, "no roll is scored with the wild die unknown"
     assert pending.doubt == ["w"] * 6 and pending.waiting() == [True] * 6
-    assert "Which is the wild die, the 1, the 5, the 2, the 3, the 4 or the 6? Tap it and mark it wild." in table.session.prompt
-    assert "Camera, Calibrate, teach a throw" in table.session.prompt
+    assert table.session.prompt == "The wild die is asked until the table is calibrated (Camera, Calibrate): tap it, mark it wild."
     drawing = table.session.drawing()
     assert drawing.doubt == ("w",) * 6 and drawing.unsure.all()
 
@@ -87,6 +86,16 @@ def test_a_wild_die_game_asks_for_the_wild_die_until_the_table_has_learned_its_c
     assert isinstance(rolled, DiceRolled) and rolled.dice == Dice.from_str("1 2 3 4 5 6"), "the camera read no wild die"
     assert isinstance(corrected, DieCorrected) and (corrected.was, corrected.now, corrected.picture) == (2, "2w", None)
     assert table.session.drawing().marks == ("", "", "w", "", "", "")
+
+
+def test_wild_die_and_spicy_on_a_table_not_calibrated_ask_in_one_short_line(tmp_path: Path) -> None:
+    table = Table(tmp_path, ["wild-die", "spicy"])
+    table.settle(dice("4 5 2 3 4 6"))
+    pending = table.session.pending
+    assert pending is not None and pending.doubt == ["wr"] * 6
+    prompt = table.session.prompt
+    assert prompt == "Wild and red dice are asked until the table is calibrated (Camera, Calibrate): tap each (?)."
+    assert len(prompt) <= 100 and prompt.count(".") + prompt.count("?)") <= 2, "one short line, not a paragraph"
 
 
 def test_marks_the_judge_is_sure_of_are_read_and_a_close_call_between_two_dice_asks(tmp_path: Path) -> None:
@@ -144,7 +153,7 @@ def test_red_pips_not_learned_are_asked_for_every_die_and_a_red_face_doubles_its
     table.settle(dice("5 2 3 4 6 6"))
     pending = table.session.pending
     assert pending is not None and pending.doubt == ["r"] * 6
-    assert "Are the pips of the 5, the 2, the 3, the 4, the 6 and the 6 red? Tap each and say." in table.session.prompt
+    assert table.session.prompt == "Red dice are asked until the table is calibrated (Camera, Calibrate): tap each (?)."
     table.session.correct(pending, 0, "5r")
     for index, face in enumerate([2, 3, 4, 6, 6], start=1):
         assert table.game.state.turn.roll is None

@@ -207,7 +207,7 @@ def test_the_scoreboard_shows_each_player(qtbot: QtBot, controller: GameControll
     game.roll("2 2 3 3 4 6"); game.farkle()
     controller.changed.emit()
     rows = [[model.text(r, c) for c in range(model.columnCount())] for r in range(model.rowCount())]
-    assert model.columns() == ["Player", "Score", "On the board", "Farkles in a row"]
+    assert model.columns() == ["Player", "Score", "On the board", "F in a row"]
     assert rows == [["Ann  (to play)", "1,050", "yes", ""], ["Bob", "0", "no: needs 500 in one turn", "1"]]
     assert model.data(model.index(0, 0), Qt.ItemDataRole.BackgroundRole) is not None
     assert model.data(model.index(1, 0), Qt.ItemDataRole.BackgroundRole) is None
@@ -339,7 +339,9 @@ def test_the_rules_in_force_in_plain_words(qtbot: QtBot) -> None:
     rules = load_rules("house-2009")
     dialog = RulesDialog(rules, 10000)
     qtbot.addWidget(dialog)
-    for line in describe_rules(rules):
+    heading, *lines = describe_rules(rules)
+    assert dialog.heading.text() == heading
+    for line in lines:
         assert line in dialog.text.text()
 
 

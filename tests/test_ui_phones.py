@@ -205,3 +205,36 @@ def test_the_network_chosen_when_it_has_gone_is_refused_saying_so(qtbot: QtBot, 
     ]
     assert dialog.choices[Reach.THIS_MACHINE].isChecked() and dialog.url == here and "Ann to play" in page(here)
     window.close()
+
+
+def test_the_choice_of_this_machine_only_is_remembered_at_the_next_start(qtbot: QtBot, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    first = window_with_network(qtbot, home, STAND_IN_NETWORK)
+    assert first.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    dialog = first.phone_sharing.share()
+    assert dialog is not None
+    dialog.choices[Reach.THIS_MACHINE].click()
+    first.close()
+
+    again = window_with_network(qtbot, home, STAND_IN_NETWORK)
+    assert again.controller.start(load_rules("retail"), ["Ann", "Bob"])
+    shown = again.phone_sharing.share()
+    assert shown is not None and again.phone_sharing.server is not None
+    assert shown.choices[Reach.THIS_MACHINE].isChecked(), "the choice made before the window closed"
+    assert again.phone_sharing.server.url.startswith(f"http://{LOCAL}:")
+    shown.choices[Reach.NETWORK].click()
+    again.close()
+    third = window_with_network(qtbot, home, None)
+    assert third.controller.start(load_rules("retail"), ["Ann"])
+    alone = third.phone_sharing.share()
+    assert alone is not None and alone.choices[Reach.THIS_MACHINE].isChecked(), "the network remembered, but there is none now"
+    third.close()
+
+
+def test_a_settings_file_with_an_unknown_reach_says_so_and_keeps_the_other_settings(tmp_path: Path) -> None:
+    from scorekeeper.settings import FILE, Settings, load_settings
+
+    (tmp_path / FILE).write_text('{"keep_photos": false, "stream_address": "http://phone:8080/video", "phone_reach": "everyone"}')
+    settings, problem = load_settings(tmp_path)
+    assert settings == Settings(keep_photos=False, stream_address="http://phone:8080/video")
+    assert "'phone_reach' is 'everyone', not \"network\" or \"this machine\"" in problem

@@ -63,7 +63,7 @@ def test_the_setting_switches_pictures_off_now_and_at_every_later_start(qtbot: Q
     assert window.menus.keep_photos.isChecked() and window.camera.session.keep_photos
     window.menus.keep_photos.trigger()
     assert not window.camera.session.keep_photos
-    assert json.loads((tmp_path / SETTINGS_FILE).read_text()) == {"keep_photos": False, "stream_address": ""}
+    assert json.loads((tmp_path / SETTINGS_FILE).read_text()) == {"keep_photos": False, "stream_address": "", "phone_reach": ""}
     window.controller.start(load_rules("retail"), ["Ann", "Bob"])
     roll_taken(qtbot, window, table, [1, 5, 2, 3, 4, 6])
     assert not photos_folder(window.controller.journal.path).exists()

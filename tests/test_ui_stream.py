@@ -56,7 +56,7 @@ def test_the_camera_menu_takes_a_phones_address_says_what_is_wrong_with_a_bad_on
     assert json.loads((tmp_path / SETTINGS_FILE).read_text())["stream_address"] == "http://192.168.1.20:8080/video"
 
     window.menus.keep_photos.trigger()  # another setting saved keeps the address
-    assert json.loads((tmp_path / SETTINGS_FILE).read_text()) == {"keep_photos": False, "stream_address": "http://192.168.1.20:8080/video"}
+    assert json.loads((tmp_path / SETTINGS_FILE).read_text()) == {"keep_photos": False, "stream_address": "http://192.168.1.20:8080/video", "phone_reach": ""}
     window.close()
 
     later = MainWindow(GameController(tmp_path), WindowOptions(source="demo"), reader=Blind, opener=opener)  # type: ignore[arg-type]

@@ -109,14 +109,20 @@ def _mark(mark: str, doubt: str) -> str:
 
 def ask_marks(values: Sequence[int], doubt: Sequence[str], learned: bool) -> str:
     """What to ask about the marks in doubt of dice showing ``values``, in a sentence ("" when none
-    is); ``learned``: whether the table has learned its dice's colours (if not, say where it does).
+    is); ``learned``: whether the table has learned its dice's colours (if not, every die is in
+    doubt, and one short line says what is asked until it has).
 
     >>> ask_marks([3, 5, 2], ["w", "w", ""], True)
     'Which is the wild die, the 3 or the 5? Tap it and mark it wild.'
-    >>> print(ask_marks([3, 5], ["wr", ""], False))
-    Is the 3 the wild die? Tap it and say. Are the pips of the 3 red? Tap it and say. (The table tells these itself once it has learned your dice's colours: Camera, Calibrate, teach a throw.)
+    >>> ask_marks([3, 5], ["wr", "wr"], False)
+    'Wild and red dice are asked until the table is calibrated (Camera, Calibrate): tap each (?).'
     """
     wild, red = _in_doubt(values, doubt, "w"), _in_doubt(values, doubt, "r")
+    if not learned and (wild or red):
+        if not red:
+            return "The wild die is asked until the table is calibrated (Camera, Calibrate): tap it, mark it wild."
+        asked = "Wild and red dice" if wild else "Red dice"
+        return f"{asked} are asked until the table is calibrated (Camera, Calibrate): tap each (?)."
     said: list[str] = []
     if len(wild) == 1:
         said.append(f"Is the {wild[0]} the wild die? Tap it and say.")
@@ -124,8 +130,6 @@ def ask_marks(values: Sequence[int], doubt: Sequence[str], learned: bool) -> str
         said.append(f"Which is the wild die, {_the(wild, 'or')}? Tap it and mark it wild.")
     if red:
         said.append(f"Are the pips of {_the(red)} red? Tap {'it' if len(red) == 1 else 'each'} and say.")
-    if said and not learned:
-        said.append("(The table tells these itself once it has learned your dice's colours: Camera, Calibrate, teach a throw.)")
     return " ".join(said)
 
 

@@ -555,8 +555,12 @@ class TableSession:
         return DiceOnTable.from_detections(found, unsure, frame, told.marks, told.doubt)
 
     def _tap_to_confirm(self, dice: DiceOnTable) -> str:
-        """What to ask of a roll waiting for taps: its unsure faces and the marks in doubt."""
-        marks = ask_marks(dice.values, dice.doubt, self._learned())
+        """What to ask of a roll waiting for taps: its unsure faces and the marks in doubt (on a table
+        that has not learned its dice's colours, one short line that covers both)."""
+        learned = self._learned()
+        marks = ask_marks(dice.values, dice.doubt, learned)
+        if marks and not learned:
+            return marks
         return f"{TAP_TO_CONFIRM} {marks}" if marks else TAP_TO_CONFIRM
 
     def _learned(self) -> bool:

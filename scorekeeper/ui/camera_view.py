@@ -1,12 +1,12 @@
-"""The live view: the frame with each die's box and value drawn over it (the wild die and red-pip
-faces marked), and the tap picker."""
+"""The live view: the frame with each die's box and one short tag beside it (its value, the wild die
+and red-pip faces marked), and the tap picker."""
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import NDArray
-from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from scorekeeper.rules import DieToken, die_token
@@ -17,15 +17,58 @@ NOT_SCORING = QColor("#e67e22")
 UNSURE = QColor("#ff2dd4")
 ASIDE = QColor("#95a5a6")
 WILD = QColor("#f1c40f")
-"""The wild die's badge and ring."""
+"""The wild die's tag and ring."""
 RED_PIPS = QColor("#e0162b")
-"""The badge of a face whose pips are red."""
-TAG_HEIGHT = 30.0
-"""Height of the value tag drawn over each die's box, widget pixels (it is part of the die for a tap)."""
+"""The stripe under the tag of a face whose pips are red."""
+TAG_HEIGHT = 28.0
+"""Height of the tag drawn beside each die's box, widget pixels (it is part of the die for a tap)."""
 TAG_WIDTH = 30.0
-"""Width of a one-character value tag, widget pixels."""
+"""The least width of a tag, widget pixels."""
+TAG_GAP = 2.0
+"""The room between a tag and its die's box, widget pixels."""
 TAP_MARGIN = 8.0
 """A tap this close to a die's box or its tag, widget pixels, is a tap on the die."""
+LEAST_SIZE = (160, 90)
+"""The live view's least width and height, widget pixels: table mode shows it this small on a small screen."""
+USUAL_SIZE = QSize(320, 240)
+"""The live view's size as the window lays it out first, widget pixels (it grows from there)."""
+
+
+def tag_text(value: int, mark: str, waiting: bool) -> str:
+    """A die's one tag: its face, "W" for the wild die, "R" for red pips, "?" where it waits for a tap.
+
+    >>> tag_text(4, "wr", True), tag_text(5, "", False)
+    ('4WR?', '5')
+    """
+    return f"{value}{'W' if 'w' in mark else ''}{'R' if 'r' in mark else ''}{'?' if waiting else ''}"
+
+
+def place_tags(boxes: list[QRectF], sizes: list[tuple[float, float]]) -> list[QRectF]:
+    """Where each die's tag goes, given the dice's boxes and the tags' sizes (widget pixels): above
+    its box where there is room, else below it, at its right or at its left; no tag ever overlaps
+    another, and a tag keeps off the other dice's boxes where any place beside its own allows."""
+    placed: list[QRectF] = []
+    for index, (box, (width, height)) in enumerate(zip(boxes, sizes)):
+        candidates = [
+            QRectF(box.left(), box.top() - height - TAG_GAP, width, height),
+            QRectF(box.left(), box.bottom() + TAG_GAP, width, height),
+            QRectF(box.right() - width, box.top() - height - TAG_GAP, width, height),
+            QRectF(box.right() - width, box.bottom() + TAG_GAP, width, height),
+            QRectF(box.right() + TAG_GAP, box.top(), width, height),
+            QRectF(box.left() - width - TAG_GAP, box.top(), width, height),
+        ]
+        others = [other for number, other in enumerate(boxes) if number != index]
+
+        def free(tag: QRectF, keep_off: list[QRectF]) -> bool:
+            return not any(tag.intersects(other) for other in (*placed, *keep_off))
+
+        chosen = next((tag for tag in candidates if free(tag, others)), None) or next((tag for tag in candidates if free(tag, [])), None)
+        if chosen is None:
+            chosen = QRectF(candidates[0])
+            while not free(chosen, []):
+                chosen.translate(0, -(height + TAG_GAP))
+        placed.append(chosen)
+    return placed
 
 
 def to_qimage(frame: NDArray[np.uint8]) -> QImage:
@@ -57,8 +100,11 @@ class CameraView(QWidget):
         self.overlay = Drawing.empty()
         self.area: tuple[tuple[float, float], ...] = ()
         self.message = "Waiting for the camera..."
-        self.setMinimumSize(320, 240)
+        self.setMinimumSize(*LEAST_SIZE)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        return USUAL_SIZE
 
     def show_frame(self, frame: NDArray[np.uint8], overlay: Drawing) -> None:
         self.frame = frame
@@ -120,24 +166,27 @@ class CameraView(QWidget):
             painter.setPen(QPen(QColor(255, 255, 255, 160), 2, Qt.PenStyle.DashLine))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawPolygon(QPolygonF([self.to_widget(u * width, v * height) for u, v in self.area]))
-        font = QFont(self.font())
-        font.setBold(True)
-        font.setPointSize(max(font.pointSize(), 10) + 6)
+        font = self.tag_font()
         painter.setFont(font)
         for box in self.overlay.aside.boxes:
-            self._box(painter, box, ASIDE, "", dashed=True)
+            self._box(painter, box, ASIDE, dashed=True)
         dice = self.overlay.dice
-        for index in range(len(dice)):
+        for index, (tag, text) in enumerate(self.die_tags()):
             unsure = bool(self.overlay.unsure[index]) if index < len(self.overlay.unsure) else False
             scoring = bool(self.overlay.scoring[index]) if index < len(self.overlay.scoring) else False
             colour = UNSURE if unsure else SCORING if scoring else NOT_SCORING
-            label = f"{int(dice.values[index])}{'?' if unsure else ''}"
-            self._box(painter, dice.boxes[index], colour, label, dashed=unsure, width=3 if self.overlay.frozen else 1)
+            rect = self._box(painter, dice.boxes[index], colour, dashed=unsure, width=3 if self.overlay.frozen else 1)
             mark = self.overlay.marks[index] if index < len(self.overlay.marks) else ""
-            doubt = self.overlay.doubt[index] if index < len(self.overlay.doubt) else ""
-            self._marks(painter, dice.boxes[index], label, mark, doubt)
+            if "w" in mark:
+                painter.setPen(QPen(WILD, 3))
+                painter.drawRoundedRect(rect.adjusted(-5, -5, 5, 5), 6, 6)
+            painter.fillRect(tag, QBrush(WILD if "w" in mark and not unsure else colour))
+            if "r" in mark:
+                painter.fillRect(QRectF(tag.left(), tag.bottom() - 4, tag.width(), 4), QBrush(RED_PIPS))
+            painter.setPen(QColor("black"))
+            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
         if self.overlay.caption:
-            font.setPointSize(max(font.pointSize() - 6, 9))
+            font.setPointSize(max(font.pointSize() - 4, 9))
             painter.setFont(font)
             # along the bottom of the picture, clear of the dice's value tags (drawn above each box)
             tag = QRectF(x, y + height * scale - 26, min(width * scale, 14.0 + 9.0 * len(self.overlay.caption)), 26)
@@ -146,44 +195,37 @@ class CameraView(QWidget):
             painter.drawText(tag.adjusted(7, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter, self.overlay.caption)
         painter.end()
 
-    def _box(self, painter: QPainter, box: NDArray[np.float32], colour: QColor, label: str, dashed: bool, width: int = 3) -> None:
-        top_left = self.to_widget(float(box[0]), float(box[1]))
-        bottom_right = self.to_widget(float(box[2]), float(box[3]))
-        rect = QRectF(top_left, bottom_right)
+    def _box(self, painter: QPainter, box: NDArray[np.float32], colour: QColor, dashed: bool, width: int = 3) -> QRectF:
+        """Draw a die's box; where it lies on screen."""
+        rect = QRectF(self.to_widget(float(box[0]), float(box[1])), self.to_widget(float(box[2]), float(box[3])))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(colour, width, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
         painter.drawRect(rect)
-        if label:
-            tag = QRectF(rect.left(), rect.top() - TAG_HEIGHT, max(TAG_WIDTH, 18.0 * len(label)), TAG_HEIGHT - 2)
-            painter.fillRect(tag, QBrush(colour))
-            painter.setPen(QColor("black"))
-            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, label)
+        return rect
 
-    def _marks(self, painter: QPainter, box: NDArray[np.float32], label: str, mark: str, doubt: str) -> None:
-        """The wild die ringed and badged "wild", a red-pip face badged "red", beside the value tag;
-        a mark the camera could not tell badged with a question ("wild?", "red?")."""
-        top_left = self.to_widget(float(box[0]), float(box[1]))
-        bottom_right = self.to_widget(float(box[2]), float(box[3]))
-        if "w" in mark:
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(WILD, 3))
-            painter.drawRoundedRect(QRectF(top_left, bottom_right).adjusted(-5, -5, 5, 5), 6, 6)
-        left = top_left.x() + max(TAG_WIDTH, 18.0 * len(label)) + 3
-        font = QFont(painter.font())
-        small = QFont(font)
-        small.setPointSize(max(font.pointSize() - 7, 8))
-        painter.setFont(small)
-        badges = [("wild", WILD, "black") for letter in "w" if letter in mark]
-        badges += [("red", RED_PIPS, "white") for letter in "r" if letter in mark]
-        badges += [(f"{word}?", UNSURE, "black") for letter, word in (("w", "wild"), ("r", "red")) if letter in doubt]
-        for text, fill, ink in badges:
-            width = 12.0 + 9.0 * len(text)
-            tag = QRectF(left, top_left.y() - TAG_HEIGHT, width, TAG_HEIGHT - 2)
-            painter.fillRect(tag, QBrush(fill))
-            painter.setPen(QColor(ink))
-            painter.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
-            left += width + 3
-        painter.setFont(font)
+    def tag_font(self) -> QFont:
+        """The type of the dice's tags."""
+        font = QFont(self.font())
+        font.setBold(True)
+        font.setPointSize(max(font.pointSize(), 10) + 4)
+        return font
+
+    def die_tags(self) -> list[tuple[QRectF, str]]:
+        """Each drawn die's one tag, where it lies on screen and what it says (see :func:`tag_text`);
+        no two overlap (see :func:`place_tags`)."""
+        if self.image is None:
+            return []
+        overlay = self.overlay
+        metrics = QFontMetricsF(self.tag_font())
+        boxes: list[QRectF] = []
+        texts: list[str] = []
+        for index, box in enumerate(overlay.dice.boxes):
+            boxes.append(QRectF(self.to_widget(float(box[0]), float(box[1])), self.to_widget(float(box[2]), float(box[3]))))
+            unsure = bool(overlay.unsure[index]) if index < len(overlay.unsure) else False
+            mark = overlay.marks[index] if index < len(overlay.marks) else ""
+            texts.append(tag_text(int(overlay.dice.values[index]), mark, unsure))
+        sizes = [(max(TAG_WIDTH, metrics.horizontalAdvance(text) + 10), TAG_HEIGHT) for text in texts]
+        return list(zip(place_tags(boxes, sizes), texts))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -200,20 +242,20 @@ class CameraView(QWidget):
             self.table_tapped.emit(fx, fy, screen)
 
     def die_at(self, point: QPointF) -> int | None:
-        """The die drawn under ``point`` (widget pixels): its box, the value tag drawn over it and a
-        ``TAP_MARGIN`` around both count as the die; where several do, the one whose box's centre is
+        """The die drawn under ``point`` (widget pixels): a die's tag is that die; its box and tag with
+        a ``TAP_MARGIN`` around them count as the die, where several do the one whose box's centre is
         nearest. None over empty table."""
         dice = self.overlay.dice
+        tags = self.die_tags()
+        on_tag = [index for index, (tag, _text) in enumerate(tags) if tag.contains(point)]
+        if on_tag:
+            return on_tag[0]
         hits: list[tuple[float, int]] = []
-        for index, box in enumerate(dice.boxes):
-            top_left = self.to_widget(float(box[0]), float(box[1]))
-            bottom_right = self.to_widget(float(box[2]), float(box[3]))
-            right = max(bottom_right.x(), top_left.x() + TAG_WIDTH)
-            if (
-                top_left.x() - TAP_MARGIN <= point.x() <= right + TAP_MARGIN
-                and top_left.y() - TAG_HEIGHT - TAP_MARGIN <= point.y() <= bottom_right.y() + TAP_MARGIN
-            ):
-                centre = (top_left + bottom_right) / 2
+        for index, (box, (tag, _text)) in enumerate(zip(dice.boxes, tags)):
+            rect = QRectF(self.to_widget(float(box[0]), float(box[1])), self.to_widget(float(box[2]), float(box[3])))
+            margin = TAP_MARGIN
+            if any(area.adjusted(-margin, -margin, margin, margin).contains(point) for area in (rect, tag)):
+                centre = rect.center()
                 hits.append(((centre.x() - point.x()) ** 2 + (centre.y() - point.y()) ** 2, index))
         return min(hits)[1] if hits else None
 

@@ -10,8 +10,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QResizeEvent
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QDockWidget, QFrame, QLabel, QMainWindow, QScrollArea, QSizePolicy, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from scorekeeper.rules import GameKind
 from scorekeeper.scoreboard.banner import BannerKind, banner_of
@@ -38,9 +38,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BOTTOM_DOCKS_SHARE = 0.25
+"""The most of the window's height the history and score race docks keep as the window shrinks:
+the scoreboard and the turn above them come first."""
+
 BANNER_STYLES = {
-    BannerKind.WON: "background: #2e7d32; color: white; padding: 8px",
-    BannerKind.LAST_LAP: "background: #f39c12; color: black; padding: 8px",
+    BannerKind.WON: "background: #2e7d32; color: white; padding: 4px",
+    BannerKind.LAST_LAP: "background: #f39c12; color: black; padding: 4px",
 }
 """The banner's colours for each thing it announces."""
 
@@ -67,7 +71,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("scorekeeper: Farkle")
         self.scoreboard_model = ScoreboardModel(controller)
         self.scoreboard = ScoreboardView(self.scoreboard_model)
-        self.banner = big(QLabel(), 8)
+        self.banner = big(QLabel(), 5)
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.banner.setWordWrap(True)
         self.banner.hide()
@@ -76,6 +80,13 @@ class MainWindow(QMainWindow):
         self.turns = QStackedWidget()
         self.turns.addWidget(self.turn_panel)
         self.turns.addWidget(self.flip_panel)
+        self.turn_scroll = QScrollArea()
+        """The turn panel's place: it scrolls where the window is too short for it, so the scoreboard
+        above it keeps every player's row whole."""
+        self.turn_scroll.setWidget(self.turns)
+        self.turn_scroll.setWidgetResizable(True)
+        self.turn_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.turn_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.history = HistoryPanel(controller)
         self.source_label = QLabel()
         self.camera_part = WindowCamera(self, controller, self.options, reader, opener, self.source_label)
@@ -87,8 +98,8 @@ class MainWindow(QMainWindow):
         right = QWidget()
         column = QVBoxLayout(right)
         column.addWidget(self.banner)
-        column.addWidget(self.scoreboard, 2)
-        column.addWidget(self.turns, 3)
+        column.addWidget(self.scoreboard)
+        column.addWidget(self.turn_scroll, 1)
         for widget in self.extras:
             column.addWidget(widget)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -181,7 +192,19 @@ class MainWindow(QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._fit_docks()
         self.table_mode_switch.window_resized()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_docks()
+
+    def _fit_docks(self) -> None:
+        """Hold the history and score race docks to their share of the window's height."""
+        most = int(self.height() * BOTTOM_DOCKS_SHARE)
+        bottom = [dock for dock in (self.history_dock, self.race_dock) if not dock.isHidden() and not dock.isFloating()]
+        if bottom and max(dock.height() for dock in bottom) > most:
+            self.resizeDocks(bottom[:1], [most], Qt.Orientation.Vertical)
 
     def _table_command(self, step: str) -> None:
         """A button of table mode: leave it, or a step of the turn as its key would take it."""

@@ -10,8 +10,13 @@ from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.serve import BackgroundServer, NoNetwork, Reach, Sharing
+from scorekeeper.settings import load_settings, remember_phone_reach
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.phone_dialog import PhoneDialog
+
+
+SAVED_REACH = {Reach.NETWORK: "network", Reach.THIS_MACHINE: "this machine"}
+"""Each reach as the settings keep it."""
 
 
 class PhoneSharing:
@@ -25,8 +30,10 @@ class PhoneSharing:
         self._network = network
         self.server: BackgroundServer | None = None
         """The scoreboard server for the phones, while View > Scoreboard on phones has it running."""
-        self.sharing: Sharing | None = None
-        """Whom the phones' scoreboard reaches (this machine only, or the network): the last choice."""
+        saved = {text: reach for reach, text in SAVED_REACH.items()}.get(load_settings(controller.home)[0].phone_reach)
+        self.sharing: Sharing | None = None if saved is None else Sharing(saved, None)
+        """Whom the phones' scoreboard reaches (this machine only, or the network): the last choice,
+        kept in the settings for the next start."""
 
     def follow_game(self) -> None:
         """Point a running server at the game on screen (after a new game or a resume)."""
@@ -70,8 +77,17 @@ class PhoneSharing:
             if old is not None:
                 old.stop()
         self.sharing = sharing
+        self._remember(reach)
         assert self.server is not None
         return self.server.url, sharing
+
+    def _remember(self, reach: Reach) -> None:
+        """Keep the choice in the settings for the next start; says so where the disk refuses."""
+        home = self._controller.home
+        try:
+            remember_phone_reach(home, SAVED_REACH[reach])
+        except OSError as exc:
+            self._window.statusBar().showMessage(f"Whom the phones' scoreboard reaches is not kept for the next start: {exc}", 15000)
 
     def _share_on(self, sharing: Sharing, game: Path) -> bool:
         """Start the phones' server where ``sharing`` says; says why not in a message box."""

@@ -6,7 +6,8 @@ import enum
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListView, QListWidget, QPushButton, QVBoxLayout, QWidget
 
 from scorekeeper.game.resume import UnfinishedGame
 from scorekeeper.ui.turn_panel import big
@@ -46,6 +47,13 @@ class ResumeDialog(QDialog):
         )
         self.heading = big(QLabel(heading), 3)
         self.list = big(QListWidget(), 3, bold=False)
+        # A long row (many players, a long rules name) wraps inside the list rather than running off its right edge.
+        self.list.setWordWrap(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.list.setUniformItemSizes(False)
+        self.list.setSpacing(2)
         for game in self.games:
             self.list.addItem(str(game))
         self.list.setCurrentRow(0)

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QHeaderView, QSizePolicy, QTableView, QWidget
 
 from scorekeeper.game import GameState
 from scorekeeper.rules import GameKind
@@ -15,6 +15,10 @@ from scorekeeper.ui.controller import GameController
 CURRENT = QColor("#fff2b3")
 WINNER = QColor("#c8f0c0")
 Index = QModelIndex | QPersistentModelIndex
+STREAK = "F in a row"
+"""The Farkle streak column's header: short, so the column stays narrow (its tool tip says it whole)."""
+STREAK_TIP = "Farkles in a row since the player last banked"
+"""The Farkle streak column's header in words, shown as its tool tip."""
 
 
 class ScoreboardModel(QAbstractTableModel):
@@ -35,7 +39,7 @@ class ScoreboardModel(QAbstractTableModel):
         state = self._state
         names = ["Player", "Score", "On the board"]
         if state is None or state.rules.kind is GameKind.DICE:
-            names.append("Farkles in a row")
+            names.append(STREAK)
         if state is not None and state.rules.turn.farkle_card_value:
             names.append("Farkle cards")
         return names
@@ -47,8 +51,12 @@ class ScoreboardModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.columns())
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
             return self.columns()[section]
+        if role == Qt.ItemDataRole.ToolTipRole and self.columns()[section] == STREAK:
+            return STREAK_TIP
         return None
 
     def text(self, row: int, column: int) -> str:
@@ -71,7 +79,7 @@ class ScoreboardModel(QAbstractTableModel):
             if player.on_board or not entry:
                 return "yes"
             return f"no: needs {entry:,} in one turn"
-        if self.columns()[column] == "Farkles in a row":
+        if self.columns()[column] == STREAK:
             return str(player.farkle_streak) if player.farkle_streak else ""
         return str(player.farkle_cards) if player.farkle_cards else ""
 
@@ -98,7 +106,8 @@ class ScoreboardModel(QAbstractTableModel):
 
 
 class ScoreboardView(QTableView):
-    """The scoreboard table, big type, no editing."""
+    """The scoreboard table, big type, no editing: always as tall as its rows, so every player's row
+    is seen whole without scrolling, the player column taking the width the others leave."""
 
     def __init__(self, model: ScoreboardModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,8 +117,22 @@ class ScoreboardView(QTableView):
         self.setFont(font)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.horizontalHeader().setStretchLastSection(False)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setSelectionMode(QTableView.SelectionMode.NoSelection)
         self.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        model.modelReset.connect(self.fit_rows)
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Stretch the player column and take the height of the header and every row."""
+        header = self.horizontalHeader()
+        if header.count():
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.resizeRowsToContents()
+        scroll = self.horizontalScrollBar()
+        below = scroll.sizeHint().height() if scroll.isVisible() else 0
+        self.setFixedHeight(header.sizeHint().height() + self.verticalHeader().length() + 2 * self.frameWidth() + below)

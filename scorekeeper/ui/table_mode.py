@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QResizeEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from scorekeeper.scoreboard.table_mode import BOARD_WIDTH, TableBoard, TableLayout, table_board, table_layout
+from scorekeeper.ui.camera_view import LEAST_SIZE
 from scorekeeper.ui.controller import GameController
 from scorekeeper.ui.race_view import RaceView
 
@@ -164,22 +165,34 @@ class TableModeView(QWidget):
             self._fit_camera(self.camera)
 
     def _fit_camera(self, camera: QWidget) -> None:
-        """The camera pane as small as table mode has it: its width, and at most its height (the
-        pane's lines under the picture take what they need of that)."""
+        """The camera pane as small as table mode has it: its width, and its height for the picture
+        with what the lines under it need at that width added, up to a third of the screen; never
+        less than the picture's least height and the lines, so they are never drawn over it."""
         width, height = self.sizes.camera
         camera.setFixedWidth(width)
-        camera.setMaximumHeight(height)
+        layout = camera.layout()
+        need = layout.minimumHeightForWidth(width) if layout is not None and layout.hasHeightForWidth() else camera.minimumSizeHint().height()
+        most = self.screen_size()[1] // 3
+        camera.setFixedHeight(max(need, min(height + need - LEAST_SIZE[1], most)))
 
     def hold_camera(self, camera: QWidget) -> None:
-        """Show the window's camera pane here, small (its taps keep working)."""
+        """Show the window's camera pane here, small (its taps keep working); it is fitted again
+        whenever its lines change."""
         self.camera = camera
         self.camera_slot.addWidget(camera)
+        camera.installEventFilter(self)
         self._fit_camera(camera)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.camera and event.type() == QEvent.Type.LayoutRequest:
+            self._fit_camera(self.camera)
+        return False
 
     def release_camera(self) -> QWidget | None:
         """Give the camera pane back, free to take any size again."""
         camera, self.camera = self.camera, None
         if camera is not None:
+            camera.removeEventFilter(self)
             camera.setMinimumSize(0, 0)
             camera.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
         return camera
