@@ -104,8 +104,8 @@ class TrainConfig:
     mined_photo_weight: int = 4
     """How many times crops at the finder's boxes on real photos are repeated."""
     mined_side_weight: int = 3
-    """How many times the finder's finds beside a top face (side faces, gaps between touching
-    dice) are repeated as "not a die": the reader must refuse them however much they look like a face."""
+    """How many times the finder's finds beside a die (gaps between touching dice, half a die) are
+    repeated as "not a die": the reader must refuse them however much they look like a face."""
     finder_threshold: float = 0.3
     """Written to the manifest: heatmap peaks at least this high are candidate dice."""
     unsure_line_scenes: int = SCENES
@@ -509,7 +509,7 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
 
 def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
     """Crops at the trained finder's own boxes (at a low threshold): its false finds become "not a
-    die" (the tray's holes, clutter, and side faces: boxes centred off every top face), its hits
+    die" (the tray's holes, clutter, and boxes centred off every labelled die), its hits
     keep their label. The pip reader then learns on the boxes it will really be given."""
     out = Samples()
 
@@ -527,7 +527,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         else:
             best, which = np.zeros(len(boxes), np.float32), np.zeros(len(boxes), np.int64)
         hit = (best >= 0.5) & (usable[which] if len(labels) else False)
-        # a box centred off every top face is a side face or a gap whatever it overlaps
+        # a box centred off every labelled die is a gap or half a die whatever it overlaps
         off_face = off_every_face(boxes, labels.boxes)
         miss = (best < 0.2) | ((best < 0.5) & off_face)
         keep = hit | miss
@@ -538,7 +538,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         for _ in range(repeat):
             out.crops.append(crops)
             out.classes.append(classes.astype(np.int64))
-        # finds beside a top face, on a side face or between dice: the costly false dice of tilted views
+        # finds beside a die, between dice or on half of one: the costly false dice of crowded tables
         beside = (miss & (best > 0) & off_face)[keep]
         for _ in range(repeat * (config.mined_side_weight - 1) if beside.any() else 0):
             out.crops.append(crops[beside])
@@ -566,7 +566,7 @@ def mining_scene(seed: list[int]) -> tuple[NDArray[np.uint8], Detections, NDArra
     """A fresh rendered scene to mine (a worker's unit of work): the frame, its labels, and which
     dice are seen clearly enough to demand a value for (well in view and at rest)."""
     scene = random_scene(np.random.default_rng(seed))
-    frame, labels, visible, index = render_with_visibility(scene)
+    frame, labels, visible, index = render_with_visibility(scene, whole_die=True)
     moving = np.array([scene.dice[j].moving for j in index], bool)
     return frame, labels, (visible > 0.6) & ~moving
 
