@@ -48,7 +48,7 @@ def main(argv: list[str]) -> int:
         model = args.out or Path(tempfile.mkdtemp(prefix=f"without-{args.source}-"))
         config = quick(TrainConfig()) if args.quick else TrainConfig()
         _report(f"training without {args.source} on {', '.join(folder.name for folder in others)} into {model}")
-        seconds = run_training(config, others, model, _report)
+        seconds = run_training(config, others, model, _report).seconds
         _report(f"trained in {seconds / 60:.1f} min")
     reader = open_reader(model)
     blind, counted = table_outcomes(reader, left_out, "test" if (left_out / "split.csv").exists() else None)

@@ -78,6 +78,20 @@ def test_the_box_frames_the_top_face_and_leaves_a_tilted_views_side_faces_out() 
     assert tilted_image[:20].mean() + 40 < below < tilted_image[int(y0) + 3 : int(y1) - 3, int(x0) + 3 : int(x1) - 3].mean() - 20
 
 
+def test_for_training_the_box_frames_the_whole_die_as_the_labelled_photos_do() -> None:
+    # the labelled photos (byler_d6, dice3, rune55) frame the whole die as seen, side faces included
+    tilted = scene_with(die(160, 120, 3, angle=0), tilt=40, noise=0.0, jpeg=0)
+    face = render_with_visibility(tilted)[1].boxes[0]
+    whole = render_with_visibility(tilted, whole_die=True)[1].boxes[0]
+    assert whole[3] - whole[1] > (face[3] - face[1]) + 8  # the side face below the top face
+    assert whole[0] <= face[0] and whole[1] <= face[1] and whole[2] >= face[2] and whole[3] >= face[3]
+    # straight down, a die under the camera shows no side: the two boxes are one
+    flat = scene_with(die(160, 120, 3, angle=0), noise=0.0, jpeg=0)
+    assert np.abs(render_with_visibility(flat)[1].boxes - render_with_visibility(flat, whole_die=True)[1].boxes).max() <= 1
+    # a die whose top face is hidden is still not labelled, however much of its side shows
+    assert render_with_visibility(scene_with(die(-100, 120, 2)), whole_die=True)[1].roll() == []
+
+
 def test_a_tumbling_die_is_labelled_with_the_value_it_lands_on() -> None:
     scene = scene_with(die(160, 120, 6, tumble=0.7, motion=(12.0, 4.0)))
     assert scene.dice[0].moving and not at_rest(scene).dice[0].moving

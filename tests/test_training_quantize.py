@@ -49,12 +49,11 @@ def small_fp32_reader(path: Path) -> None:
 
 @pytest.fixture
 def fp32_folder(tmp_path: Path) -> Path:
-    """The committed finder beside a small fp32 pip reader, with a manifest naming both (and the
-    committed unsure line)."""
+    """The committed finder beside a small fp32 pip reader, with a manifest naming both and, as
+    training exports them, no unsure line yet (it is chosen on the int8 reader)."""
     folder = tmp_path / "models"
     folder.mkdir()
     shutil.copy(default_model_dir() / FINDER_FILE, folder / FINDER_FILE)
-    shutil.copy(default_model_dir() / UNSURE_LINE_FILE, folder / UNSURE_LINE_FILE)
     small_fp32_reader(folder / PIPS_FILE)
     manifest = json.loads((default_model_dir() / MANIFEST_FILE).read_text(encoding="utf-8"))
     manifest["pips"] = {"file": PIPS_FILE, "sha256": sha256_of(folder / PIPS_FILE)}
@@ -89,7 +88,7 @@ def test_the_int8_reader_replaces_the_fp32_one_and_the_manifest_says_where_it_ca
     assert not list(fp32_folder.glob("*.tmp"))
 
     # The reader loads it (the manifest's SHA-256 holds) and it reads as the fp32 file did.
-    OnnxDiceReader(fp32_folder)
+    OnnxDiceReader(fp32_folder, unsure_below=0.85)
     batch = np.concatenate(calibration_batches(fp32_folder, calibration_frames(8, scenes=2)))
     assert np.abs(probabilities(fp32_folder / PIPS_FILE, batch) - probabilities(fp32, batch)).max() < 0.03
 

@@ -68,6 +68,17 @@ def add_parser(commands: Any) -> None:
         help="torch threads of the training process, onnxruntime's while the unsure line is chosen (default 2, the recipe's; 1 where other work shares the cores)",
     )
     parser.add_argument(
+        "--checkpoint", type=Path, default=None, metavar="DIR",
+        help=(
+            "keep the training's checkpoint in DIR and go on from the one there: the same command, run again, "
+            "trains on where the last stopped (the recipe and data must be the same)"
+        ),
+    )
+    parser.add_argument(
+        "--sitting", type=_minutes, default=None, metavar="MINUTES",
+        help="with --checkpoint: stop at the first checkpoint after MINUTES of training, to go on in the next sitting",
+    )
+    parser.add_argument(
         "--no-card", action="store_true",
         help="train only; write the card later with --card-only on the machine it should describe (its speeds are that machine's)",
     )
@@ -78,6 +89,16 @@ def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of processes (1 or more)")
     return int(text)
+
+
+def _minutes(text: str) -> float:
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = -1.0
+    if not 0 < minutes < 10_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes (more than 0)")
+    return minutes
 
 
 def _report(message: str) -> None:
@@ -112,8 +133,12 @@ def run(args: argparse.Namespace) -> int:
     command = "scorekeeper train " + " ".join(shlex.quote(str(p)) for p in args.photos)
     if args.unseen:
         command += " --unseen " + " ".join(shlex.quote(str(p)) for p in args.unseen)
+    if args.sitting is not None and args.checkpoint is None:
+        print("scorekeeper train: --sitting stops a training to go on later, which needs --checkpoint DIR to keep it in", file=sys.stderr)
+        return 2
     if not args.card_only:
         try:
+            from scorekeeper.training.checkpoint import CheckpointError
             from scorekeeper.training.train import TrainConfig, can_train_on, quick, run_training
         except ImportError as exc:
             print(f"scorekeeper train: needs the train extra ({exc.name} is missing): pip install '.[train]'", file=sys.stderr)
@@ -128,7 +153,13 @@ def run(args: argparse.Namespace) -> int:
             config = replace(config, threads=args.threads)
         if args.quick:
             config = quick(config)
-        run_training(config, photos, args.out, _report, corrections)
+        try:
+            progress = run_training(config, photos, args.out, _report, corrections, args.checkpoint, args.sitting)
+        except CheckpointError as exc:
+            print(f"scorekeeper train: {exc}", file=sys.stderr)
+            return 2
+        if progress.stopped_at is not None:
+            return 0
     if args.no_card:
         _report(f"models written to {args.out}; no card written (--no-card)")
         return 0

@@ -52,10 +52,14 @@ def drawing_order(scene: Scene) -> list[int]:
     return sorted(range(len(scene.dice)), key=lambda i: (scene.dice[i].tumble > 0, -math.hypot(scene.dice[i].x - nx, scene.dice[i].y - ny)))
 
 
-def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections, NDArray[np.float32], NDArray[np.int64]]:
+def render_with_visibility(
+    scene: Scene, whole_die: bool = False
+) -> tuple[NDArray[np.uint8], Detections, NDArray[np.float32], NDArray[np.int64]]:
     """Like ``render``, plus the visible share (0-1) of each labelled die's top face and the index
     of its pose in ``scene.dice``: training drops dice that are mostly hidden (frame edge, hand,
-    another die) or moving."""
+    another die) or moving. With ``whole_die`` each box frames the visible part of the whole die,
+    its side faces in view included, as the labelled photos frame their dice: the training recipe's
+    one box convention."""
     if scene.width < 8 or scene.height < 8:
         raise ValueError(f"scene must be at least 8x8 px, got {scene.width}x{scene.height}")
     if scene.light not in LIGHTS:
@@ -108,10 +112,11 @@ def render_with_visibility(scene: Scene) -> tuple[NDArray[np.uint8], Detections,
             continue
         own, face = sprite.alpha[where[1]], sprite.face[where[1]]
         seen = face * (1 - covered[where[0]])
+        framed = own * (1 - covered[where[0]]) if whole_die else seen
         covered[where[0]] = np.maximum(covered[where[0]], own)
-        ys, xs = np.nonzero(seen > 0.5)
-        if len(xs) == 0:
+        if not (seen > 0.5).any():
             continue
+        ys, xs = np.nonzero(framed > 0.5)
         ox, oy = where[0][1].start, where[0][0].start
         boxes.append([float(xs.min() + ox + scene.shift[0]), float(ys.min() + oy + scene.shift[1]), float(xs.max() + ox + 1 + scene.shift[0]), float(ys.max() + oy + 1 + scene.shift[1])])
         values.append(pose.value)

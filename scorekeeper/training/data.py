@@ -189,9 +189,9 @@ def corrections_samples(folder: Path, seed: int, report: Callable[[str], None]) 
 
 
 def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> NDArray[np.bool_]:
-    """Which boxes have their centre outside every labelled top face: a crop there shows a side
-    face, the strip between touching dice or the table, never a die to read, however much it
-    overlaps one.
+    """Which boxes have their centre outside every labelled die: a crop there shows the strip
+    between touching dice, half a die or the table, never a die to read, however much it overlaps
+    one.
 
     >>> off_every_face(np.array([[0, 0, 10, 10], [8, 0, 18, 10]], np.float32), np.array([[0, 0, 10, 10]], np.float32)).tolist()
     [False, True]
@@ -207,8 +207,8 @@ def off_every_face(boxes: NDArray[np.float32], labels: NDArray[np.float32]) -> N
 def negative_boxes(labels: NDArray[np.float32], hw: tuple[int, int], rng: np.random.Generator, count: int) -> NDArray[np.float32]:
     """Boxes the size of the dice that frame none of them: table, clutter, hands, and next to a die
     its side face, half of it or the gap between touching dice. A box overlapping a die by less than
-    IoU 0.5 counts when its centre is off every top face: those are the side faces the finder
-    proposes on tilted views, and the pip reader must learn to refuse them."""
+    IoU 0.5 counts when its centre is off every labelled die: those are the half dice and gaps the
+    finder proposes between touching dice, and the pip reader must learn to refuse them."""
     h, w = hw
     sides = (labels[:, 2:] - labels[:, :2]).max(1) if len(labels) else np.array([40.0])
     out: list[NDArray[np.float32]] = []
@@ -271,7 +271,7 @@ def synthetic_samples(seed: int) -> Samples:
     rng = np.random.default_rng(seed)
     width, height = SYNTH_SIZES[int(rng.integers(len(SYNTH_SIZES)))]
     scene = random_scene(rng, width, height)
-    frame, labels, visible, index = render_with_visibility(scene)
+    frame, labels, visible, index = render_with_visibility(scene, whole_die=True)
     moving = np.array([scene.dice[i].moving for i in index], bool)
     usable = (visible > 0.6) & ~moving
     return frame_samples(frame, labels, usable, rng, crops_per_die=2, negatives=3, upright=scene.tilt >= UPRIGHT_TILT)

@@ -45,8 +45,8 @@ def calibration_frames(seed: int, photos: Sequence[LabelledImage] = (), scenes: 
 
 def calibration_batches(model_dir: Path, frames: Iterable[NDArray[np.uint8]]) -> list[NDArray[np.float32]]:
     """The pip reader's inputs for each frame: ``pips_input`` of the boxes ``OnnxDiceReader.find`` gives,
-    as ``read`` builds them."""
-    reader = open_reader(model_dir)
+    as ``read`` builds them. Finding needs no unsure line: training chooses it after quantizing."""
+    reader = open_reader(model_dir, unsure_below=1.0)
     batches = []
     for frame in frames:
         boxes, _scores = reader.find(frame)

@@ -6,6 +6,7 @@ Imports torch: only ``scorekeeper train`` loads this module (install the ``train
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import multiprocessing
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -24,7 +26,11 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from scorekeeper.safe_input import read_file
 from scorekeeper.safe_output import write_atomically
+from scorekeeper.training.checkpoint import (
+    CHECKPOINT_FILE, FORMAT, MAX_CHECKPOINT_BYTES, SAVE_EVERY, CheckpointError, Place, Sitting, check_resumable, data_fingerprint, recipe_of,
+)
 from scorekeeper.training.embedding import add_embedding_output
 from scorekeeper.training.data import Samples, corrections_samples, fresh_photo_crops, off_every_face, photo_repeats, synthetic_samples
 from scorekeeper.training.nets import Finder, PipReader
@@ -98,8 +104,8 @@ class TrainConfig:
     mined_photo_weight: int = 4
     """How many times crops at the finder's boxes on real photos are repeated."""
     mined_side_weight: int = 3
-    """How many times the finder's finds beside a top face (side faces, gaps between touching
-    dice) are repeated as "not a die": the reader must refuse them however much they look like a face."""
+    """How many times the finder's finds beside a die (gaps between touching dice, half a die) are
+    repeated as "not a die": the reader must refuse them however much they look like a face."""
     finder_threshold: float = 0.3
     """Written to the manifest: heatmap peaks at least this high are candidate dice."""
     unsure_line_scenes: int = SCENES
@@ -140,31 +146,37 @@ def device_name(config: TrainConfig) -> str:
 
 
 class _Batches(torch.utils.data.Dataset[tuple[torch.Tensor, ...]]):
-    """A training stage's batches: the ``step``-th is made by ``make`` from random numbers of its own
-    (seeded by the run's seed, the stage and the step), so worker processes make the same ones."""
+    """A training stage's batches from step ``first`` on: the ``step``-th is made by ``make`` from
+    random numbers of its own (seeded by the run's seed, the stage and the step), so worker
+    processes, and a run gone on from a checkpoint, make the same ones."""
 
-    def __init__(self, steps: int, seed: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]]) -> None:
-        self.steps, self.seed, self.stage, self.make = steps, seed, stage, make
+    def __init__(self, steps: int, seed: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]], first: int = 0) -> None:
+        self.steps, self.seed, self.stage, self.make, self.first = steps, seed, stage, make, first
 
     def __len__(self) -> int:
-        return self.steps
+        return self.steps - self.first
 
-    def __getitem__(self, step: int) -> tuple[torch.Tensor, ...]:
-        return self.make(np.random.default_rng([self.seed, self.stage, step]))
+    def __getitem__(self, index: int) -> tuple[torch.Tensor, ...]:
+        return self.make(np.random.default_rng([self.seed, self.stage, self.first + index]))
 
 
-def batches(config: TrainConfig, steps: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]]) -> Iterator[tuple[torch.Tensor, ...]]:
-    """The ``steps`` batches of a training stage in order, on the training device, made by
-    ``config.prep_workers`` forked processes (which share the training data without copying it).
+def batches(
+    config: TrainConfig, steps: int, stage: int, make: Callable[[np.random.Generator], tuple[torch.Tensor, ...]], first: int = 0
+) -> Iterator[tuple[torch.Tensor, ...]]:
+    """The batches of a training stage's steps ``first`` to ``steps`` in order, on the training
+    device, made by ``config.prep_workers`` forked processes (which share the training data
+    without copying it).
 
     >>> draw = lambda rng: (torch.from_numpy(rng.integers(100, size=4)),)
     >>> here = [b[0].tolist() for b in batches(TrainConfig(), 5, 0, draw)]
     >>> here == [b[0].tolist() for b in batches(TrainConfig(prep_workers=2), 5, 0, draw)], len(set(map(tuple, here)))
     (True, 5)
+    >>> here[2:] == [b[0].tolist() for b in batches(TrainConfig(), 5, 0, draw, first=2)]
+    True
     """
     workers = config.prep_workers
     loader = torch.utils.data.DataLoader(
-        _Batches(steps, config.seed, stage, make), batch_size=None, shuffle=False, num_workers=workers,
+        _Batches(steps, config.seed, stage, make, first), batch_size=None, shuffle=False, num_workers=workers,
         pin_memory=config.device == "cuda", prefetch_factor=4 if workers else None,
         multiprocessing_context="fork" if workers else None,
     )
@@ -375,11 +387,95 @@ def _focal(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, centr
     return -(pos.sum() + neg.sum()) / centre.sum().clamp(min=1)
 
 
-def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> Finder:
+class SittingOver(Exception):
+    """A sitting's time is spent: the checkpoint holds the run up to ``place``."""
+
+    def __init__(self, place: Place) -> None:
+        super().__init__(place)
+        self.place = place
+
+
+class Checkpoints:
+    """A run's checkpoint in ``folder``: where the run goes on from, written every ``SAVE_EVERY``
+    steps, at the end of each stage and at the end of the sitting (then :class:`SittingOver`)."""
+
+    def __init__(self, folder: Path, config: TrainConfig, data: str, sitting: Sitting, report: Callable[[str], None]) -> None:
+        self.path = folder / CHECKPOINT_FILE
+        self.recipe = recipe_of(asdict(config))
+        self.data = data
+        self.sitting = sitting
+        self.report = report
+        self.saved: dict[str, Any] = self._read() if self.path.exists() else {}
+        self.place = check_resumable(self.path, self.saved, self.recipe, data) if self.saved else Place("finder", 0)
+        self.finder: dict[str, torch.Tensor] | None = self.saved["finder"] if self.place.stage == "reader" else None
+        self.seconds_before = float(self.saved.get("seconds", 0.0))
+        self._start = time.monotonic()
+
+    def _read(self) -> dict[str, Any]:
+        data = read_file(self.path, "training checkpoint", CheckpointError, limit=MAX_CHECKPOINT_BYTES)
+        try:
+            saved = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+        except Exception as exc:
+            raise CheckpointError(f"{self.path} cannot be read as a training checkpoint ({exc}): start afresh with another --checkpoint folder") from exc
+        if not isinstance(saved, dict):
+            raise CheckpointError(f"{self.path} is not a training checkpoint: start afresh with another --checkpoint folder")
+        return saved
+
+    def restore(self, stage: str, model: nn.Module, opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler) -> int:
+        """Load ``stage``'s saved states where the checkpoint stands in that stage; the steps it has done."""
+        if not self.saved or self.place.stage != stage:
+            return 0
+        try:
+            model.load_state_dict(self.saved[stage])
+            opt.load_state_dict(self.saved[f"{stage}_optimiser"])
+            sched.load_state_dict(self.saved[f"{stage}_schedule"])
+        except (KeyError, RuntimeError, ValueError) as exc:
+            raise CheckpointError(f"{self.path} holds no usable {stage} ({exc}): it is damaged; start afresh with another --checkpoint folder") from exc
+        self.report(f"going on from {self.path} at {self.place.in_words(self._steps())}")
+        return self.place.step
+
+    def saved_finder(self, device: str) -> Finder:
+        """The finder the checkpoint holds, trained in an earlier sitting, on ``device``."""
+        finder = Finder().to(device)
+        try:
+            finder.load_state_dict(self.finder or {})
+        except RuntimeError as exc:
+            raise CheckpointError(f"{self.path} holds no usable finder ({exc}): it is damaged; start afresh with another --checkpoint folder") from exc
+        return finder.eval()
+
+    def trained_finder(self, finder: Finder) -> None:
+        """Keep the trained finder: every checkpoint of the pip reader's stage holds it."""
+        self.finder = finder.state_dict()
+
+    def after_step(self, stage: str, step: int, total: int, model: nn.Module, opt: torch.optim.Optimizer, sched: torch.optim.lr_scheduler.LRScheduler) -> None:
+        """Write the checkpoint where it is due after ``step`` of ``stage``; raise :class:`SittingOver` when the sitting is."""
+        over = self.sitting.over()
+        if step % SAVE_EVERY == 0 or step == total or over:
+            states: dict[str, Any] = {stage: model.state_dict(), f"{stage}_optimiser": opt.state_dict(), f"{stage}_schedule": sched.state_dict()}
+            if stage == "reader":
+                states["finder"] = self.finder
+            self._write(Place(stage, step), states)
+        if over and step < total:
+            raise SittingOver(Place(stage, step))
+
+    def _steps(self) -> dict[str, int]:
+        return {"finder": int(str(self.recipe["finder_steps"])), "reader": int(str(self.recipe["reader_steps"]))}
+
+    def _write(self, place: Place, states: dict[str, Any]) -> None:
+        buffer = io.BytesIO()
+        seconds = self.seconds_before + time.monotonic() - self._start
+        torch.save({"format": FORMAT, "recipe": self.recipe, "data": self.data, "stage": place.stage, "step": place.step, "seconds": seconds, **states}, buffer)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.path, buffer.getvalue())
+        self.place = place
+
+
+def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], None], saves: Checkpoints | None = None) -> Finder:
     bfloat16 = use_bfloat16(config)
     model = Finder().to(config.device)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.finder_steps, pct_start=max(0.05, 3 / config.finder_steps))
+    first = saves.restore("finder", model, opt, sched) if saves else 0
     real = np.array(samples.real, bool)
     synth = np.nonzero(~real)[0]
     photos = np.nonzero(real)[0]
@@ -391,7 +487,7 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
 
     start = time.monotonic()
     model.train()
-    for step, (x, heat, weight, size, offset, centre) in enumerate(batches(config, config.finder_steps, 1, draw)):
+    for step, (x, heat, weight, size, offset, centre) in enumerate(batches(config, config.finder_steps, 1, draw, first), start=first):
         with torch.autocast(config.device, torch.bfloat16, enabled=bfloat16):
             out = model(x).float()
         loss_heat = _focal(out[:, 0], heat, weight, centre)
@@ -406,12 +502,14 @@ def train_finder(samples: Samples, config: TrainConfig, report: Callable[[str], 
         sched.step()
         if (step + 1) % 250 == 0:
             report(f"finder step {step + 1}/{config.finder_steps}: heat {loss_heat.item():.3f} size {loss_size.item():.3f} offset {loss_off.item():.3f} ({time.monotonic() - start:.0f} s)")
+        if saves:
+            saves.after_step("finder", step + 1, config.finder_steps, model, opt, sched)
     return model.eval()
 
 
 def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], report: Callable[[str], None]) -> Samples:
     """Crops at the trained finder's own boxes (at a low threshold): its false finds become "not a
-    die" (the tray's holes, clutter, and side faces: boxes centred off every top face), its hits
+    die" (the tray's holes, clutter, and boxes centred off every labelled die), its hits
     keep their label. The pip reader then learns on the boxes it will really be given."""
     out = Samples()
 
@@ -429,7 +527,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         else:
             best, which = np.zeros(len(boxes), np.float32), np.zeros(len(boxes), np.int64)
         hit = (best >= 0.5) & (usable[which] if len(labels) else False)
-        # a box centred off every top face is a side face or a gap whatever it overlaps
+        # a box centred off every labelled die is a gap or half a die whatever it overlaps
         off_face = off_every_face(boxes, labels.boxes)
         miss = (best < 0.2) | ((best < 0.5) & off_face)
         keep = hit | miss
@@ -440,7 +538,7 @@ def mine(finder: Finder, config: TrainConfig, photo_folders: Sequence[Path], rep
         for _ in range(repeat):
             out.crops.append(crops)
             out.classes.append(classes.astype(np.int64))
-        # finds beside a top face, on a side face or between dice: the costly false dice of tilted views
+        # finds beside a die, between dice or on half of one: the costly false dice of crowded tables
         beside = (miss & (best > 0) & off_face)[keep]
         for _ in range(repeat * (config.mined_side_weight - 1) if beside.any() else 0):
             out.crops.append(crops[beside])
@@ -468,7 +566,7 @@ def mining_scene(seed: list[int]) -> tuple[NDArray[np.uint8], Detections, NDArra
     """A fresh rendered scene to mine (a worker's unit of work): the frame, its labels, and which
     dice are seen clearly enough to demand a value for (well in view and at rest)."""
     scene = random_scene(np.random.default_rng(seed))
-    frame, labels, visible, index = render_with_visibility(scene)
+    frame, labels, visible, index = render_with_visibility(scene, whole_die=True)
     moving = np.array([scene.dice[j].moving for j in index], bool)
     return frame, labels, (visible > 0.6) & ~moving
 
@@ -507,7 +605,7 @@ def _squashed(x: torch.Tensor, aspect: NDArray[np.float32]) -> torch.Tensor:
     return nn.functional.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
 
 
-def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], None]) -> PipReader:
+def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], None], saves: Checkpoints | None = None) -> PipReader:
     bfloat16 = use_bfloat16(config)
     crops = np.concatenate(samples.crops)
     classes = np.concatenate(samples.classes)
@@ -517,6 +615,7 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
     model = PipReader(config.reader_width).to(config.device)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=config.reader_steps, pct_start=max(0.05, 3 / config.reader_steps))
+    first = saves.restore("reader", model, opt, sched) if saves else 0
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.02)
     start = time.monotonic()
     model.train()
@@ -528,7 +627,7 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
         x = _reader_augment(np.concatenate([crops[idx], photo_crops]), rng, config.squash)
         return x, torch.from_numpy(np.concatenate([classes[idx], photo_classes]))
 
-    for step, (x, y) in enumerate(batches(config, config.reader_steps, 2, draw)):
+    for step, (x, y) in enumerate(batches(config, config.reader_steps, 2, draw, first), start=first):
         with torch.autocast(config.device, torch.bfloat16, enabled=bfloat16):
             logits = model(x).float()
         loss = loss_fn(logits, y)
@@ -538,6 +637,8 @@ def train_reader(samples: Samples, config: TrainConfig, report: Callable[[str], 
         sched.step()
         if (step + 1) % 250 == 0:
             report(f"pip reader step {step + 1}/{config.reader_steps}: loss {loss.item():.4f} ({time.monotonic() - start:.0f} s)")
+        if saves:
+            saves.after_step("reader", step + 1, config.reader_steps, model, opt, sched)
     return model.eval()
 
 
@@ -568,31 +669,60 @@ def export(finder: Finder, reader: PipReader, out_dir: Path, config: TrainConfig
     write_manifest(out_dir, manifest)
 
 
+@dataclass(frozen=True)
+class Progress:
+    """How a call of :func:`run_training` ended."""
+
+    seconds: float
+    """Seconds trained, over every sitting of the run where it went on from a checkpoint."""
+    stopped_at: Place | None
+    """Where the sitting stopped, the checkpoint holding the run there; None once the models are exported."""
+
+
 def run_training(
-    config: TrainConfig, photo_folders: Sequence[Path], out_dir: Path, report: Callable[[str], None], corrections: Sequence[Path] = ()
-) -> float:
-    """Train both models, export them into ``out_dir`` and choose their unsure line there; returns
-    the seconds the training took."""
+    config: TrainConfig,
+    photo_folders: Sequence[Path],
+    out_dir: Path,
+    report: Callable[[str], None],
+    corrections: Sequence[Path] = (),
+    checkpoint: Path | None = None,
+    sitting_minutes: float | None = None,
+) -> Progress:
+    """Train both models, export them into ``out_dir`` and choose their unsure line there.
+
+    With a ``checkpoint`` folder the run goes on from the checkpoint there (the same recipe and
+    data, else :class:`CheckpointError`), writes it as it trains, and stops at the first checkpoint
+    after ``sitting_minutes``, to go on in the next sitting.
+    """
     start = time.monotonic()
     torch.set_num_threads(config.threads)
     _seed_all(config.seed)
+    photos = [training_photos(folder) for folder in photo_folders]
+    saves = Checkpoints(checkpoint, config, data_fingerprint(photos, corrections), Sitting(sitting_minutes), report) if checkpoint else None
+    before = saves.seconds_before if saves else 0.0
     precision = "bfloat16" if use_bfloat16(config) else "fp32"
     report(f"training on {device_name(config)}, forward passes in {precision}" + (" (no native bfloat16 there)" if config.bfloat16 and precision == "fp32" else ""))
     samples = gather(config, photo_folders, report, corrections)
     report(f"data ready: {len(samples.images)} finder images, {sum(len(c) for c in samples.crops)} crops ({time.monotonic() - start:.0f} s)")
-    finder = train_finder(samples, config, report)
-    samples.extend(mine(finder, config, photo_folders, report))
-    reader = train_reader(samples, config, report)
+    try:
+        finder = saves.saved_finder(config.device) if saves and saves.finder is not None else train_finder(samples, config, report, saves)
+        if saves:
+            saves.trained_finder(finder)
+        samples.extend(mine(finder, config, photo_folders, report))
+        reader = train_reader(samples, config, report, saves)
+    except SittingOver as over:
+        seconds = before + time.monotonic() - start
+        report(f"sitting over at {over.place.in_words({'finder': config.finder_steps, 'reader': config.reader_steps})} after {seconds / 60:.1f} min of training in all; the same command goes on from {checkpoint}")
+        return Progress(seconds, over.place)
     export(finder, reader, out_dir, config, {
         "finder_threshold": config.finder_threshold,
         "finder_scale": FINDER_SCALE, "finder_max_side": FINDER_MAX_SIDE,
         "train_machine": f"{device_name(config)}, forward passes in {precision}",
     })
-    photos = [item for folder in photo_folders for item in training_photos(folder)]
-    crops = quantize_reader(out_dir, calibration_frames(config.seed, photos))
+    crops = quantize_reader(out_dir, calibration_frames(config.seed, [item for items in photos for item in items]))
     add_embedding_output(out_dir)
-    seconds = time.monotonic() - start
+    seconds = before + time.monotonic() - start
     update_manifest(out_dir, {"train_seconds": round(seconds)})
     report(f"pip reader quantized to int8 on {crops} calibration crops; exported to {out_dir} after {seconds / 60:.1f} min")
     choose_unsure_line(out_dir, config.unsure_line_scenes, config.threads, report)
-    return seconds
+    return Progress(seconds, None)

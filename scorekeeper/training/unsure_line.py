@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from scorekeeper.evaluation.samples import sample_scenes
 from scorekeeper.evaluation.score import match
 from scorekeeper.safe_output import write_atomically
-from scorekeeper.synthetic.render import render
+from scorekeeper.synthetic.render import render_with_visibility
 from scorekeeper.training.manifest import read_manifest
 from scorekeeper.vision.detections import Detections
 from scorekeeper.vision.processing import read_finds
@@ -139,9 +139,11 @@ def readings(reader: OnnxDiceReader, labelled: Iterable[tuple[NDArray[np.uint8],
 
 
 def rendered_rolls(scenes: int, seed: int = CHOICE_SEED) -> Iterator[tuple[NDArray[np.uint8], Detections]]:
-    """The rendered settled rolls the line is chosen on, with their labels, one at a time."""
+    """The rendered settled rolls the line is chosen on, with their labels (each framing the whole
+    die, the training recipe's box convention), one at a time."""
     for scene in sample_scenes(scenes, seed):
-        yield render(scene)
+        frame, labels, _, _ = render_with_visibility(scene, whole_die=True)
+        yield frame, labels
 
 
 def choose_unsure_line(model_dir: Path, scenes: int = SCENES, threads: int = 2, report: Callable[[str], None] | None = None) -> UnsureLine:
