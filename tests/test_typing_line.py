@@ -164,9 +164,14 @@ def test_a_keep_typed_over_a_camera_roll_with_dice_missing_is_still_refused() ->
 def test_the_window_takes_a_typed_roll_over_a_camera_roll_with_dice_missing(qtbot: QtBot, tmp_path: Path) -> None:
     panel = panel_of(qtbot, tmp_path, [])
     assert panel.controller.take(DiceRolled(Dice.from_str("2 3 4 6"), "camera"))
+    type_line(qtbot, panel, "2 3 5")
+    assert "Not allowed: keep 2 3 5" in panel.message.text(), "fewer dice than were thrown are no roll of them"
+    state = panel.controller.state
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 4 6")
+    panel.entry.clear()
     with qtbot.waitSignal(panel.controller.notice) as told:
-        type_line(qtbot, panel, "2 3 5")
-    assert told.args == ["Typed roll 2 3 5 replaces the camera's roll (4 of 6 dice read)."]
+        type_line(qtbot, panel, "2 3 5 1 4 6")
+    assert told.args == ["Typed roll 1 2 3 4 5 6 replaces the camera's roll (4 of 6 dice read)."]
     assert panel.entry.text() == ""
     state = panel.controller.state
-    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 5")
+    assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 5 1 4 6")

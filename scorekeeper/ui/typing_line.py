@@ -4,8 +4,9 @@ Every line is read by the game's grammar (:func:`scorekeeper.game.commands.parse
 reads it, and taken whole or not at all: a line not read whole is refused through the controller,
 saying what was read of it. The letters of :data:`~scorekeeper.game.commands.STEPS` take their step
 at once, except where they spell a word the line is for (``fresh`` while a pot is offered, ``pig``
-into ``piggyback``). Dice typed while a camera roll with dice missing waits on the table are the
-roll thrown: they replace the camera's roll (its taps with it), and the table is told so.
+into ``piggyback``). A whole roll typed while a camera roll with dice missing waits on the table
+is the roll thrown: it replaces the camera's roll (its taps with it), and the table is told so;
+fewer dice are read as a keep from the camera's roll, which waits for its dice.
 
 >>> from pathlib import Path
 >>> from scorekeeper.game import Game
@@ -63,7 +64,7 @@ class TypingLine:
 
         def replace_roll(game: Game) -> None:
             command = parse_line(text)
-            if not isinstance(command, DiceCommand) or command.keep:
+            if not isinstance(command, DiceCommand) or command.keep or len(command.dice) != wanted:
                 command.take(game)
                 return
             for _ in range(steps):
