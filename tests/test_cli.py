@@ -18,6 +18,8 @@ from scorekeeper.game.commands import parse_line
 from scorekeeper.game.controller import GameController
 from scorekeeper.game.games_folder import default_home
 from scorekeeper.game.journal import read_journal
+from scorekeeper.game.lock import lock_path
+from scorekeeper.game.save import load_saved
 from scorekeeper.rules import load_rules
 
 
@@ -298,6 +300,21 @@ def test_resuming_a_finished_game_says_it_is_over_and_writes_nothing(capsys: pyt
         assert "WINNER" in out and "Game over: Ann wins!" in out and "resume" not in out
         assert f"Its score sheet: scorekeeper export {resumed} -o sheet.html; every finished game added up: scorekeeper history." in out
         assert {path.name: path.stat().st_mtime_ns for path in games.iterdir()} == before, "no new journal, nothing written"
+
+
+def test_resuming_a_finished_game_clears_what_a_killed_writer_left_beside_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    run_cli(capsys, "play", "--players", "Ann,Bob", "--save", str(saved), stdin="111111\no1\n" * 4 + "b\n2 3 4 6 2 3\nf\n")
+    journal = load_saved(saved).journal
+    assert journal is not None
+    # a process killed while it wrote the game: its locks, and a copy of the save it was writing
+    left = [lock_path(saved), lock_path(journal), saved.parent / f".{saved.name}.x1y2.tmp"]
+    for path in left:
+        path.write_text('{"pid": 999999999, "since": "2026-12-06T21:00:00+00:00"}', encoding="utf-8")
+    status, out, _ = run_cli(capsys, "play", "--resume", str(saved))
+    assert status == 0 and "this game is over" in out
+    assert [path for path in left if path.exists()] == []
+    assert load_game(saved).state.over
 
 
 def test_resume_refuses_rules_and_players(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from scorekeeper.game.describe import describe_step, game_over, last_lap, piggyb
 from scorekeeper.game.events import Action, Redone, Undone
 from scorekeeper.game.games_folder import default_home, games_folder, new_journal_path, unfinished_games
 from scorekeeper.game.journal import Journal, Recovered, open_journal, read_journal
+from scorekeeper.game.journal_error import JournalError
 from scorekeeper.game.lock import GameLock
 from scorekeeper.game.save import SavedGame, game_file_kind, load_saved
 from scorekeeper.errors import ScorekeeperError, UsageError
@@ -343,6 +344,7 @@ def run(args: argparse.Namespace) -> int:
     resumed = game_file_kind(args.resume) if args.resume is not None else None
     finished = _finished_game(args.resume, resumed) if args.resume is not None else None
     if finished is not None:
+        _tidy_after_a_kill(args.resume, resumed)
         _show_finished(finished, args.resume)
         return 0
     save_to: Path | None = args.save or (args.resume if resumed == "saved game" else None)
@@ -398,6 +400,25 @@ def _finished_game(path: Path, kind: str | None) -> Game | None:
     except FarkleError:
         return None
     return game if game is not None and game.state.over else None
+
+
+def _tidy_after_a_kill(path: Path, kind: str | None) -> None:
+    """Remove what a process killed while it wrote the finished game in ``path`` left behind (its
+    lock files, a save's half-written copies), where no other process has the game open."""
+    files = [path]
+    if kind == "saved game":
+        journal = load_saved(path).journal
+        if journal is not None and journal.exists():
+            files.append(journal)
+    for file in files:
+        try:
+            lock = GameLock.take(file)
+        except JournalError:
+            continue
+        try:
+            clear_leftovers(file)
+        finally:
+            lock.release()
 
 
 def _show_finished(game: Game, path: Path) -> None:
