@@ -169,3 +169,14 @@ def test_the_piggyback_offer_and_the_last_lap_read_as_one_line() -> None:
     notes = turn_notes(game.state)
     assert notes == "Bob may piggyback on Ann's 2,500 with the 3 dice left, or roll six fresh dice; LAST LAP: Ann leads with 2,500"
     assert ".;" not in notes
+
+
+def test_the_pot_taken_on_and_the_entry_shortfall_start_the_line_with_a_capital() -> None:
+    # issue 61, seen under Xvfb: "the 2,500 piggybacked is banked once you score; ..." under Bob's headline
+    game = Game.new(load_rules(*RULES), ["Ann", "Bob"], target=5000)
+    ann_banks_2500_leaving_3(game)
+    game.piggyback()
+    assert turn_notes(game.state) == "The 2,500 piggybacked is banked once you score; a Farkle loses it all"
+    entry = Game.new(load_rules("house-2009"), ["Ann", "Bob"])
+    entry.roll("1 2 3 4 6 6"); entry.keep("1")
+    assert turn_notes(entry.state) == "Needs 900 more this turn to get on the board (1,000)"

@@ -116,6 +116,11 @@ def test_fairness_of_a_game_log() -> None:
     assert "(600 dice)" in fairness_line(fair.events)
 
 
+def test_too_few_dice_says_the_count_once() -> None:
+    # issue 61, seen on a new user's score sheet: "too few dice to tell (29 read; 30 needed) (29 dice)"
+    assert str(fairness((6, 6, 5, 4, 3, 5))).endswith(": too few dice to tell (29 read; 30 needed)")
+
+
 def test_counts_follow_corrections_undo_and_source() -> None:
     game = Game.new(load_rules("retail"), ["Ann", "Bob"])
     game.roll("1 1 5 2 3", source="camera")

@@ -107,9 +107,11 @@ class FairnessTest:
         return "the faces look fair"
 
     def __str__(self) -> str:
+        """The test's figures and verdict in one line, the dice counted said once."""
+        counted = "" if not self.enough else f" ({self.dice} dice)"
         return (
             f"chi-square {self.chi_square:.1f} on {self.degrees_of_freedom} degrees of freedom, "
-            f"p = {_p(self.p_value)}: {self.verdict()} ({self.dice} dice)"
+            f"p = {_p(self.p_value)}: {self.verdict()}{counted}"
         )
 
 

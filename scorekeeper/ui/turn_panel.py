@@ -59,7 +59,8 @@ def missing_text(state: GameState) -> str:
 
 
 def turn_notes(state: GameState) -> str:
-    """Entry minimum, last lap and play-off, as the table needs to hear them."""
+    """Entry minimum, last lap and play-off, as the table needs to hear them: one line, a sentence
+    starting with a capital."""
     notes = []
     offer = piggyback_offer_text(state)
     if offer:
@@ -74,7 +75,8 @@ def turn_notes(state: GameState) -> str:
         notes.append(f"LAST LAP: {leader.name} leads with {leader.score:,}")
     if state.play_off:
         notes.append("PLAY-OFF: " + ", ".join(state.players[seat].name for seat in state.play_off))
-    return "; ".join(notes)
+    text = "; ".join(notes)
+    return text[:1].upper() + text[1:]
 
 
 class TurnPanel(QWidget):
