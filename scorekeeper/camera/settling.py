@@ -6,11 +6,12 @@ the table was ``cleared``. The window and ``scorekeeper watch`` use the same one
 
 How it decides, and why:
 
-* Each die seen is tracked where it lies **on the table**, not in the picture: a bumped or
-  hand-held camera moves every die by the same amount, so each frame the common shift that
-  puts the most dice back on their tracks is taken out first (dice are judged against each
-  other). A shift needs at least two dice agreeing on it; one lone die cannot tell a moving
-  camera from a moving die, and counts as moving.
+* Each die seen is tracked where it lies **on the table**, not in the picture: the camera's
+  move from frame to frame (a shift, or a phone's turn and zoom too, as the table's texture
+  tells it: :class:`~scorekeeper.camera.motion.CameraMotion`) is taken out, then the common
+  shift that puts the most dice back on their tracks (dice are judged against each other). A
+  shift from the dice needs at least two agreeing on it; where the table cannot tell, one lone
+  die cannot tell a moving camera from a moving die, and counts as moving.
 * A box overlapping a tracked die's box is that die; it is still while its centre stays within
   ``drift`` of its size from where its rest began, and wanders less than that over the last
   ``settle_frames``. A tumbling die leaves its rest within a frame or two, so it never builds

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -153,14 +153,12 @@ def _script(film: Choreography) -> list[Rest]:
 
     def rest(frames: int, hand_over: bool = False) -> None:
         start = len(film.scenes)
-        if hand_over:
-            film.rest(frames // 3)
-            for f in range(frames - 2 * (frames // 3)):
-                u = f / max(1, frames - 2 * (frames // 3) - 1)
-                film._add(film.dice, hand=(float(-100 + (film.width + 200) * u), film.height / 2, 1.4 * film.size))
-            film.rest(frames // 3)
-        else:
-            film.rest(frames)
+        film.rest(frames)
+        if hand_over:  # a hand passes over the dice in the middle third of the rest, touching none
+            over = range(start + frames // 3, start + frames - frames // 3)
+            for f in over:
+                u = (f - over.start) / max(1, len(over) - 1)
+                film.scenes[f] = replace(film.scenes[f], hand=(float(-100 + (film.width + 200) * u), film.height / 2, 1.4 * film.size))
         rests.append(Rest(start, len(film.scenes), tuple(sorted(d.value for d in film.dice))))
 
     film.empty(12)
