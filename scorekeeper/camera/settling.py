@@ -6,11 +6,12 @@ the table was ``cleared``. The window and ``scorekeeper watch`` use the same one
 
 How it decides, and why:
 
-* Each die seen is tracked where it lies **on the table**, not in the picture: a bumped or
-  hand-held camera moves every die by the same amount, so each frame the common shift that
-  puts the most dice back on their tracks is taken out first (dice are judged against each
-  other). A shift needs at least two dice agreeing on it; one lone die cannot tell a moving
-  camera from a moving die, and counts as moving.
+* Each die seen is tracked where it lies **on the table**, not in the picture: the camera's
+  move from frame to frame (a shift, or a phone's turn and zoom too, as the table's texture
+  tells it: :class:`~scorekeeper.camera.motion.CameraMotion`) is taken out, then the common
+  shift that puts the most dice back on their tracks (dice are judged against each other). A
+  shift from the dice needs at least two agreeing on it; where the table cannot tell, one lone
+  die cannot tell a moving camera from a moving die, and counts as moving.
 * A box overlapping a tracked die's box is that die; it is still while its centre stays within
   ``drift`` of its size from where its rest began, and wanders less than that over the last
   ``settle_frames``. A tumbling die leaves its rest within a frame or two, so it never builds
@@ -246,6 +247,13 @@ def _sizes(boxes: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.asarray(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
 
 
+def _mapped(steady: NDArray[np.float64], boxes: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``boxes`` carried by the 3x3 affine map ``steady``: each centre mapped, each size scaled by its zoom."""
+    centres = _centres(boxes) @ steady[:2, :2].T + steady[:2, 2]
+    half = (boxes[:, 2:] - boxes[:, :2]) / 2 * np.sqrt(abs(np.linalg.det(steady[:2, :2])))
+    return np.concatenate([centres - half, centres + half], axis=1)
+
+
 def one_box_per_die(detections: Detections) -> Detections:
     """Drop boxes lying mostly inside a more confident box: a reader's second box on one die.
 
@@ -286,6 +294,9 @@ class Settler:
         self._tracks: list[_Track] = []
         self._tracks_made = 0
         self._offset = np.zeros(2)
+        self._steady = np.eye(3)
+        """Maps the picture onto the table as first seen: the camera's turn and zoom taken out
+        (its shift too, where the camera's move came as a map; ``_offset`` holds what is left)."""
         self._motion: deque[bool] = deque(maxlen=self.params.settle_frames)
         self._motion_run = 0
         self._present_run = 0
@@ -317,16 +328,21 @@ class Settler:
         time: float = 0.0,
         size: tuple[int, int] | None = None,
         picture_moving: bool = False,
-        camera: tuple[float, float] = (0.0, 0.0),
+        camera: tuple[float, float] | NDArray[np.float64] = (0.0, 0.0),
     ) -> list[SettleEvent]:
         """Take one frame's dice (those in the rolling area); ``size`` (width, height) lets dice cut
         by the frame edge be marked unsure; ``picture_moving`` says something moved in the area
         that the reader may not have seen as a die (a blurred die in flight): no roll is taken
         then; ``camera`` is how far the camera moved the picture since the last frame (px, from the
-        table's texture or the dice): the dice are judged on the table with it taken out, so a lone
-        die too settles under a handheld camera. Returns the events, usually none."""
+        table's texture or the dice), or its move as a 2x3 affine map (a turn and zoom of a hand-held
+        phone too, :attr:`CameraMotion.move`): the dice are judged on the table with it taken out, so a
+        lone die too settles under a handheld camera. Returns the events, usually none."""
         self._tick += 1
-        self._offset = self._offset + np.array(camera, np.float64)
+        move = np.asarray(camera, np.float64)
+        if move.shape == (2, 3):
+            self._steady = self._steady @ np.linalg.inv(np.vstack([move, [0.0, 0.0, 1.0]]))
+        else:
+            self._offset = self._offset + move
         index = self._tick if frame is None else frame
         events: list[SettleEvent] = []
         p = self.params
@@ -381,6 +397,7 @@ class Settler:
         frames after it. The last roll taken is kept: the same dice where they lay are not taken again."""
         self._tracks = []
         self._offset = np.zeros(2)
+        self._steady = np.eye(3)
         self._motion.clear()
         self._motion_run = 0
         self._present_run = 0
@@ -395,6 +412,7 @@ class Settler:
         self._state = TableState.EMPTY
         self._tracks = []
         self._offset = np.zeros(2)
+        self._steady = np.eye(3)
         self._last_rest = None
         self._moving_told = False
 
@@ -425,7 +443,7 @@ class Settler:
     def _track(self, detections: Detections) -> bool:
         """Match the frame's dice to their tracks; returns whether any die was off its rest."""
         p = self.params
-        found = detections.boxes.astype(np.float64)
+        found = _mapped(self._steady, detections.boxes.astype(np.float64))
         self._offset = self._estimate_offset(_centres(found))
         table = found - np.tile(self._offset, 2)
         unmatched = set(range(len(table)))
@@ -522,7 +540,7 @@ class Settler:
         table = np.array([roll[i].box for i in order])
         if size is not None:
             # the mean box of the rest, back in the picture: one jittery frame does not decide
-            unsure |= cut_by_edge((table + np.tile(self._offset, 2)).astype(np.float32), *size)
+            unsure |= cut_by_edge(_mapped(np.asarray(np.linalg.inv(self._steady), np.float64), table + np.tile(self._offset, 2)).astype(np.float32), *size)
         rests = tuple((roll[i].number, roll[i].since) for i in order)
         return dice, unsure, _Rest(_centres(table), _sizes(table), dice.values, unsure, rests)
 

@@ -298,7 +298,7 @@ class Watcher:
             camera = (float(self.motion.shift[0]), float(self.motion.shift[1]))
             self.empty_table.camera_moved(camera)
             self._moved_yet = self._moved_yet or moving
-            settled = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=camera)
+            settled = self.settler.update(dice, frame=frame.index, time=frame.time, size=(width, height), picture_moving=moving, camera=self.motion.move)
             events = [taken for event in settled if (taken := self._taken(frame.image, event)) is not None]
             if self.settler.quiet and not moving and not settled:
                 self.empty_table.still(frame.image, dice)
