@@ -130,7 +130,7 @@ ALLOWED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "vision": (("rules", "safe_npz") + FILES, PICTURES + ("onnxruntime",)),
     "synthetic": (("vision",), PICTURES),
     "evaluation": (("synthetic", "vision") + FILES, PICTURES),
-    "training": (("evaluation", "synthetic", "vision") + FILES, PICTURES + ("onnx", "onnxruntime", "torch")),
+    "training": (("errors", "evaluation", "synthetic", "vision") + FILES, PICTURES + ("onnx", "onnxruntime", "torch")),
     "camera": (("synthetic", "vision") + FILES, PICTURES),
     "table_session": (("camera", "coach", "errors", "game", "rules", "vision") + FILES, PICTURES),
     "ui": (
