@@ -174,9 +174,11 @@ class TurnPanel(QWidget):
 
     def submit(self, text: str) -> None:
         """Enter in the typing line: the line read by the game's grammar and taken whole, or refused
-        saying what was read of it (the line stays to be put right)."""
+        saying what was read of it (the line stays, selected, to be put right or typed over)."""
         if self.typing.enter(text):
             self.entry.clear()
+        else:
+            self.entry.selectAll()
 
     def choose(self, option: KeepOption) -> None:
         self.keep_chosen.emit(option)
