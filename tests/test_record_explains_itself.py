@@ -142,7 +142,7 @@ def test_the_penalty_is_named_in_the_record(qtbot: QtBot, tmp_path: Path) -> Non
     controller.changed.emit()
     model = HistoryModel(controller)
     last = model.rowCount() - 1
-    assert history_row(model, last)[1:] == ["Bob", "2 2 3 4 6 6", "", PENALTY, "0", "1,550"]
+    assert history_row(model, last)[1:] == ["Bob", "2 2 3 4 6 6", "", PENALTY, "-1,000", "1,550"]
     assert history_row(model, last - 2)[4] == "Farkle", "a Farkle that costs nothing says nothing of a penalty"
     rows = list(csv.reader(io.StringIO(csv_text(score_sheet(controller.game.events, EXPORTED)))))
     assert [row[6] for row in rows if row[:2] == [str(last + 1), "Bob"]] == [PENALTY]

@@ -175,3 +175,33 @@ def test_the_window_takes_a_typed_roll_over_a_camera_roll_with_dice_missing(qtbo
     assert panel.entry.text() == ""
     state = panel.controller.state
     assert state is not None and state.turn is not None and state.turn.roll == Dice.from_str("2 3 5 1 4 6")
+
+
+def test_a_whole_roll_typed_over_the_cameras_whole_roll_says_how_to_replace_it() -> None:
+    line, refused = typing_line("retail", [])
+    assert line.controller.take(DiceRolled(Dice.from_str("1 1 2 2 4 4"), "camera"))
+    before = line.controller.events
+    assert not line.enter("1 2 2 3 4 6")
+    assert refused == [
+        "keep '1 2 2 3 4 6' is not in the roll '1 1 2 2 4 4': the camera's roll 1 1 2 2 4 4 is on the table; "
+        "to replace it, z takes it back, then type the roll"
+    ]
+    assert line.controller.events == before
+    assert line.enter("z") and line.enter("1 2 2 3 4 6"), refused[1:]
+
+
+def test_a_short_or_kept_line_over_the_cameras_roll_is_refused_as_a_keep() -> None:
+    line, refused = typing_line("retail", [])
+    assert line.controller.take(DiceRolled(Dice.from_str("1 2 3 3 4 6"), "camera"))
+    assert not line.enter("1 5") and not line.enter("6 4 3 3 2 1")
+    assert len(refused) == 2 and not any("to replace it" in said for said in refused), refused
+
+
+def test_the_window_selects_a_refused_line_so_typing_replaces_it(qtbot: QtBot, tmp_path: Path) -> None:
+    panel = panel_of(qtbot, tmp_path, [])
+    assert panel.controller.take(DiceRolled(Dice.from_str("1 1 2 2 4 4"), "camera"))
+    type_line(qtbot, panel, "1 2 2 3 4 6")
+    assert "z takes it back, then type the roll" in panel.message.text()
+    assert panel.entry.text() == "1 2 2 3 4 6" and panel.entry.selectedText() == "1 2 2 3 4 6"
+    qtbot.keyClicks(panel.entry, "1 1")
+    assert panel.entry.text() == "1 1"

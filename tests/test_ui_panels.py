@@ -482,7 +482,7 @@ def test_the_turn_panel_takes_a_typed_wild_and_spicy_roll_and_draws_it(qtbot: Qt
     panel = TurnPanel(controller)
     qtbot.addWidget(panel)
     panel.show()
-    assert "1w" in panel.entry.placeholderText() and "w: the wild die, r: red pips" in panel.entry.placeholderText()
+    assert "1w" in panel.entry_hint.text() and "w: the wild die, r: red pips" in panel.entry_hint.text()
     type_line(qtbot, panel, "1w 2 2 6 5r 3")
     assert panel.roll.text() == "1w 2 2 3 5r 6"
     assert panel.dice.isVisible()
@@ -503,7 +503,7 @@ def test_the_turn_panel_draws_no_dice_where_no_die_is_marked(qtbot: QtBot, contr
     panel.show()
     type_line(qtbot, panel, "115234")
     assert panel.roll.text() == "1 1 2 3 4 5" and not panel.dice.isVisible()
-    assert panel.entry.placeholderText() == "type the dice, e.g. 115234, then Enter"
+    assert panel.entry_hint.text() == "Type the dice, e.g. 115234, then Enter."
 
 
 def test_the_rules_with_every_variant_ticked_are_shown_whole_scrolling_if_need_be(qtbot: QtBot) -> None:

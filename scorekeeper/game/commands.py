@@ -35,7 +35,7 @@ from scorekeeper.game.events import (
 )
 from scorekeeper.game.game import Game
 from scorekeeper.game.state import GameState
-from scorekeeper.rules import Dice, DieToken, FarkleError, GameKind, RuleSet
+from scorekeeper.rules import Dice, DieToken, FarkleError, GameKind, IllegalKeep, RuleSet
 from scorekeeper.safe_input import is_plain_number, quote
 
 STEPS = {"b": "bank", "f": "farkle", "z": "undo", "u": "undo", "y": "redo"}
@@ -167,10 +167,23 @@ class DiceCommand:
     def take(self, game: Game) -> None:
         """Keep the dice, or roll them when no roll is on the table (and ``k`` was not typed). A roll
         typed with fewer dice than are in play is refused as a typo: a die the camera missed is the
-        camera's, not the keyboard's."""
+        camera's, not the keyboard's. A whole roll typed over a roll on the table that it does not
+        keep from is refused saying how to replace that roll."""
         turn = game.state.turn
-        if self.keep or (turn is not None and turn.roll is not None):
+        if self.keep:
             game.keep(self.dice)
+            return
+        if turn is not None and turn.roll is not None:
+            try:
+                game.keep(self.dice)
+            except IllegalKeep as error:
+                faces_kept = Dice(turn.roll.values).contains(Dice(self.dice.values))
+                if len(self.dice) != len(turn.roll) or faces_kept or game.state.missing_dice():
+                    raise
+                whose = "the camera's roll" if _last_roll_source(game) == "camera" else "the roll"
+                raise IllegalKeep(
+                    f"{error}: {whose} {turn.roll} is on the table; to replace it, z takes it back, then type the roll"
+                ) from error
             return
         why = short_roll(game.state, self.dice)
         if why is not None:
@@ -179,6 +192,12 @@ class DiceCommand:
 
     def __str__(self) -> str:
         return f"keep {self.dice}" if self.keep else f"the dice {self.dice}"
+
+
+def _last_roll_source(game: Game) -> str | None:
+    """Where the last roll of the game's steps came from ("typed" or "camera"); None before any."""
+    roll = next((action for action in reversed(game.actions) if isinstance(action, DiceRolled)), None)
+    return None if roll is None else roll.source
 
 
 def _count(dice: int) -> str:

@@ -31,6 +31,11 @@ from scorekeeper.ui.controller import GameController
 
 Index = QModelIndex | QPersistentModelIndex
 
+WIDE_HEADERS = ("Rolls", "Kept", "Outcome")
+"""The Rolls, Kept and Outcome columns: they share the width the others leave, their text cut short
+with "..." where it is longer (the whole of it in the cell's tool tip), so every column is seen."""
+
+
 class HistoryModel(QAbstractTableModel):
     """One row per finished turn: who, the dice, how it ended, the score after."""
 
@@ -61,7 +66,8 @@ class HistoryModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+        """A cell's text; its tool tip is the same text, whole where the column cuts it short."""
+        if not index.isValid() or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
         turn = self.turns[index.row()]
         seat = self._controller.state.players if self._controller.state else ()
@@ -73,7 +79,7 @@ class HistoryModel(QAbstractTableModel):
             " / ".join(turn.rolls),
             " / ".join(kept),
             turn.outcome,
-            f"{turn.points:,}",
+            f"{turn.points - turn.penalty:,}",
             f"{after:,}",
         )[index.column()]
 
@@ -129,8 +135,14 @@ class HistoryPanel(QWidget):
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        for column, name in enumerate(HistoryModel.HEADERS):
+            if name in WIDE_HEADERS:
+                header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)

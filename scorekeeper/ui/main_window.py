@@ -75,7 +75,7 @@ class MainWindow(QMainWindow):
         self.banner.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.banner.setWordWrap(True)
         self.banner.hide()
-        self.turn_panel = TurnPanel(controller)
+        self.turn_panel = TurnPanel(controller, typing_apart=True)
         self.flip_panel = FlipPanel(controller)
         self.turns = QStackedWidget()
         self.turns.addWidget(self.turn_panel)
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         column.addWidget(self.banner)
         column.addWidget(self.scoreboard)
         column.addWidget(self.turn_scroll, 1)
+        column.addWidget(self.turn_panel.typing_area)
         for widget in self.extras:
             column.addWidget(widget)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -220,6 +221,7 @@ class MainWindow(QMainWindow):
         state = self.controller.state
         cards = state is not None and state.rules.kind is GameKind.CARDS
         self.turns.setCurrentWidget(self.flip_panel if cards else self.turn_panel)
+        self.turn_panel.typing_area.setVisible(not cards)
         self.camera.setVisible(not cards)
         banner = banner_of(state)
         if banner is None:

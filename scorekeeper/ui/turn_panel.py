@@ -23,6 +23,10 @@ MAX_KEEP_BUTTONS = 8
 """Keeps shown as buttons; the rest can be typed."""
 
 
+TYPING_PROMPT = "type here, then Enter"
+"""What the empty typing line says; what it takes is said whole under it (:func:`typing_hint`)."""
+
+
 def big(widget: W, extra: int, bold: bool = True) -> W:
     """The widget, its type ``extra`` points larger: the window is read from across the table."""
     font = widget.font()
@@ -87,7 +91,9 @@ class TurnPanel(QWidget):
     said = Signal(str)
     """The line under the turn changed (a refusal or a notice): its text, for table mode to show too."""
 
-    def __init__(self, controller: GameController, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: GameController, parent: QWidget | None = None, typing_apart: bool = False) -> None:
+        """With ``typing_apart`` the typing line, its hint and the message under it are left out of
+        the panel's layout for the owner to place (:attr:`typing_area`), e.g. below a scrolled panel."""
         super().__init__(parent)
         self.controller = controller
         self.headline = big(QLabel(), 6)
@@ -125,9 +131,12 @@ class TurnPanel(QWidget):
         """The typing line's rules, without Qt."""
         self.entry = DiceEntry()
         self.entry.takes_key = self.typing.takes_key
+        self.entry_hint = QLabel()
+        """What the typing line takes, under it: a label that wraps, so the hint is always read whole."""
+        self.entry_hint.setStyleSheet("color: #555555")
         self.message = big(QLabel(), 1, bold=False)
         # Labels wrap rather than widen the window as their text grows.
-        for label in (self.headline, self.notes, self.missing, self.roll_hint, self.message):
+        for label in (self.headline, self.notes, self.missing, self.roll_hint, self.entry_hint, self.message):
             label.setWordWrap(True)
 
         buttons = QHBoxLayout()
@@ -142,8 +151,14 @@ class TurnPanel(QWidget):
         layout.addLayout(self.hint_slot)
         layout.addWidget(self.roll_hint)
         layout.addLayout(buttons)
-        layout.addWidget(self.entry)
-        layout.addWidget(self.message)
+        self.typing_area = QWidget()
+        """The typing line, its hint and the message under it."""
+        typing = QVBoxLayout(self.typing_area)
+        typing.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.entry, self.entry_hint, self.message):
+            typing.addWidget(widget)
+        if not typing_apart:
+            layout.addWidget(self.typing_area)
         layout.addStretch(1)
 
         self.farkle_button.clicked.connect(lambda: self.command("farkle"))
@@ -174,9 +189,11 @@ class TurnPanel(QWidget):
 
     def submit(self, text: str) -> None:
         """Enter in the typing line: the line read by the game's grammar and taken whole, or refused
-        saying what was read of it (the line stays to be put right)."""
+        saying what was read of it (the line stays, selected, to be put right or typed over)."""
         if self.typing.enter(text):
             self.entry.clear()
+        else:
+            self.entry.selectAll()
 
     def choose(self, option: KeepOption) -> None:
         self.keep_chosen.emit(option)
@@ -196,6 +213,7 @@ class TurnPanel(QWidget):
     def refresh(self) -> None:
         state = self.controller.state
         self.setEnabled(state is not None)
+        self.typing_area.setEnabled(state is not None)
         for button in (*self.keep_buttons, *self.pot_buttons):
             button.deleteLater()
         self.keep_buttons, self.pot_buttons = [], []
@@ -263,4 +281,5 @@ class TurnPanel(QWidget):
         self.undo_button.setEnabled(game is not None and game.can_undo)
         self.redo_button.setEnabled(game is not None and game.can_redo)
         self.entry.setEnabled(not state.over)
-        self.entry.setPlaceholderText(typing_hint(state.rules))
+        self.entry.setPlaceholderText(TYPING_PROMPT)
+        self.entry_hint.setText(typing_hint(state.rules)[:1].upper() + typing_hint(state.rules)[1:] + ".")
