@@ -204,7 +204,7 @@ def test_under_piggyback_the_decisions_file_takes_the_pot_or_fresh_dice(tmp_path
     assert watch(build_parser().parse_args(args), reader=FilmReader(scenes, labels, seed=2).by_picture(video)) == 0
     out = capsys.readouterr().out
     assert "Ann banks 1,000: now 1,000." in out
-    assert "Bob rolls 2 3 5" in out and "Bob banks 1,050 (1,000 of it piggybacked): now 1,050." in out
+    assert "Bob rolls 2 3 5" in out and "Bob banks 1,050 (1,000 of it piggybacked from Ann): now 1,050." in out
     assert "Ann rolls 2 2 3 3 4 6" in out and "FARKLE! Ann's turn ends with no points scored this turn" in out
 
     decisions.write_text("k 1 1 1\nb\nmaybe\n")
