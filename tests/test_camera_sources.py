@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fake_capture import FakeCapture
+from scorekeeper.testbed.films import demo_labels
 from scorekeeper.camera.demo_table import THROW_PAUSE, Choreography, DemoTable
 from scorekeeper.camera.settling import SettleParams
 from scorekeeper.camera.sources import (
@@ -181,16 +182,6 @@ class TruthReader:
         return frame.truth
 
 
-def truths(table: DemoTable, frames: int) -> list[Detections]:
-    """The labels of the next ``frames`` frames of ``table``."""
-    out = []
-    for _ in range(frames):
-        frame = table.read()
-        assert frame is not None and frame.truth is not None
-        out.append(frame.truth)
-    return out
-
-
 @pytest.mark.parametrize("count", [1, 3, 6])
 def test_the_demo_table_throws_the_dice_the_game_asks_for_and_leaves_them_lying_until_it_asks_again(count: int) -> None:
     with DemoTable(160, 120, seed=5, realtime=False) as table:
@@ -205,10 +196,10 @@ def test_the_demo_table_throws_the_dice_the_game_asks_for_and_leaves_them_lying_
                 table.expect(0)  # the game took the roll: it asks for no throw until a keep
         assert table.rolls == 1 and len(settled) == 1 and len(settled[0].dice) == count
         # the players look, tap, keep: the dice lie as they fell, however long that takes
-        lying = truths(table, 600)
+        lying = demo_labels(table, 600)
         assert table.rolls == 1 and all(found.roll() == settled[0].dice.roll() for found in lying)
         table.expect(2)  # the player kept dice and throws the two left: a moment later, the throw
-        asked = truths(table, 200)
+        asked = demo_labels(table, 200)
     assert all(found.roll() == settled[0].dice.roll() for found in asked[: THROW_PAUSE - 1])
     assert table.rolls == 2 and {len(found) for found in asked[-20:]} == {2}
     assert max(len(found) for found in asked[THROW_PAUSE:]) <= max(count, 2), "the dice lying are swept, then two are thrown"
@@ -218,7 +209,7 @@ def test_the_demo_table_never_throws_again_while_the_game_waits_for_the_roll_it_
     # a roll waiting for a tap on a flagged die, or a reader slow to settle: the dice lie still
     with DemoTable(160, 120, seed=5, realtime=False) as table:
         table.expect(4)
-        counts = [len(found) for found in truths(table, 900)]
+        counts = [len(found) for found in demo_labels(table, 900)]
     assert table.rolls == 1 and max(counts) == 4 and set(counts[-700:]) == {4}
 
 
@@ -227,15 +218,15 @@ def test_a_throw_asked_again_before_it_comes_waits_its_moment_again() -> None:
     # thrown, never Ann's three
     with DemoTable(160, 120, seed=5, realtime=False) as table:
         table.expect(6)
-        first = truths(table, 120)
+        first = demo_labels(table, 120)
         assert table.rolls == 1 and len(first[-1]) == 6
         table.expect(0)
         table.expect(3)
-        truths(table, THROW_PAUSE // 2)
+        demo_labels(table, THROW_PAUSE // 2)
         table.expect(6)
-        waited = truths(table, THROW_PAUSE - 2)
+        waited = demo_labels(table, THROW_PAUSE - 2)
         assert table.rolls == 1 and all(found.roll() == first[-1].roll() for found in waited)
-        thrown = truths(table, 150)
+        thrown = demo_labels(table, 150)
     assert table.rolls == 2 and len(thrown[-1]) == 6 and 3 not in {len(found) for found in thrown[-40:]}
 
 

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.testbed.films import demo_labels
 from scorekeeper.camera.demo_table import DEMO_LOOKS, DEMO_WILD_LOOKS, Choreography, DemoTable
 from scorekeeper.synthetic.die import DieLook, DiePose
 from scorekeeper.synthetic.render import render
@@ -111,26 +112,16 @@ def test_a_choreography_throws_the_looks_and_the_wild_die_it_is_given() -> None:
         film.throw([2, 3], frames=4, looks=[BLUE])
 
 
-def throws(table: DemoTable, frames: int) -> list[Detections]:
-    """The labels of every frame of ``frames`` the demo table films."""
-    out = []
-    for _ in range(frames):
-        frame = table.read()
-        assert frame is not None and frame.truth is not None
-        out.append(frame.truth)
-    return out
-
-
 def test_the_demo_table_throws_a_wild_die_and_red_faces_when_asked() -> None:
     table = DemoTable(320, 240, seed=4, realtime=False, wild=True, spicy=True)
     table.expect(6)
-    labels = throws(table, 400)
+    labels = demo_labels(table, 400)
     full = [found for found in labels if len(found) == 6]
     assert full and all(sum("w" in mark for mark in found.marks) == 1 for found in full)
     assert any("r" in mark for found in labels for mark in found.marks)
     table.expect_wild(False)
     table.expect(6)  # the game asks for the next throw, the wild die not among its dice
-    later = throws(table, 400)
+    later = demo_labels(table, 400)
     assert not any("w" in mark for found in later[200:] for mark in found.marks)
     assert any(len(found) == 6 for found in later[200:])
 

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.camera.demo_table import render_scene
+from scorekeeper.camera.demo_table import DemoTable, render_scene
 from scorekeeper.camera.watch import Watcher
 from scorekeeper.vision.detections import Detections
 from scorekeeper.synthetic.scene import Scene
@@ -35,6 +35,16 @@ def write_video(scenes: list[Scene], path: Path, fps: float = 30.0) -> list[Dete
         labels.append(truth)
     writer.release()
     return labels
+
+
+def demo_labels(table: DemoTable, frames: int) -> list[Detections]:
+    """The labels of the next ``frames`` frames the demo table films."""
+    out = []
+    for _ in range(frames):
+        frame = table.read()
+        assert frame is not None and frame.truth is not None
+        out.append(frame.truth)
+    return out
 
 
 def _digest(image: NDArray[np.uint8]) -> bytes:
