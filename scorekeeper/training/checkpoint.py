@@ -18,6 +18,7 @@ from pathlib import Path
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.evaluation.dataset import LabelledImage
+from scorekeeper.vision.corrections import INDEX
 
 CHECKPOINT_FILE = "checkpoint.pt"
 """The checkpoint's file in its folder."""
@@ -99,8 +100,6 @@ def data_fingerprint(photos: Sequence[Sequence[LabelledImage]], corrections: Seq
             digest.update(f"{item.path.name}\0{item.path.stat().st_size}\0".encode())
             digest.update(item.labels.boxes.astype("<f4").tobytes())
             digest.update(item.labels.values.astype("<i8").tobytes())
-    from scorekeeper.vision.corrections import INDEX
-
     for folder in corrections:
         digest.update(b"corrections\0")
         digest.update((Path(folder) / INDEX).read_bytes())

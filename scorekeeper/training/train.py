@@ -387,6 +387,11 @@ def _focal(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor, centr
     return -(pos.sum() + neg.sum()) / centre.sum().clamp(min=1)
 
 
+def stage_steps(config: TrainConfig) -> dict[str, int]:
+    """Each trained stage's optimiser steps in ``config``, by the stage's name (``checkpoint.STAGES``)."""
+    return {"finder": config.finder_steps, "reader": config.reader_steps}
+
+
 class SittingOver(Exception):
     """A sitting's time is spent: the checkpoint holds the run up to ``place``."""
 
@@ -402,6 +407,8 @@ class Checkpoints:
     def __init__(self, folder: Path, config: TrainConfig, data: str, sitting: Sitting, report: Callable[[str], None]) -> None:
         self.path = folder / CHECKPOINT_FILE
         self.recipe = recipe_of(asdict(config))
+        self.steps = stage_steps(config)
+        """Each stage's steps in the recipe."""
         self.data = data
         self.sitting = sitting
         self.report = report
@@ -431,7 +438,7 @@ class Checkpoints:
             sched.load_state_dict(self.saved[f"{stage}_schedule"])
         except (KeyError, RuntimeError, ValueError) as exc:
             raise CheckpointError(f"{self.path} holds no usable {stage} ({exc}): it is damaged; start afresh with another --checkpoint folder") from exc
-        self.report(f"going on from {self.path} at {self.place.in_words(self._steps())}")
+        self.report(f"going on from {self.path} at {self.place.in_words(self.steps)}")
         return self.place.step
 
     def saved_finder(self, device: str) -> Finder:
@@ -457,9 +464,6 @@ class Checkpoints:
             self._write(Place(stage, step), states)
         if over and step < total:
             raise SittingOver(Place(stage, step))
-
-    def _steps(self) -> dict[str, int]:
-        return {"finder": int(str(self.recipe["finder_steps"])), "reader": int(str(self.recipe["reader_steps"]))}
 
     def _write(self, place: Place, states: dict[str, Any]) -> None:
         buffer = io.BytesIO()
@@ -712,7 +716,7 @@ def run_training(
         reader = train_reader(samples, config, report, saves)
     except SittingOver as over:
         seconds = before + time.monotonic() - start
-        report(f"sitting over at {over.place.in_words({'finder': config.finder_steps, 'reader': config.reader_steps})} after {seconds / 60:.1f} min of training in all; the same command goes on from {checkpoint}")
+        report(f"sitting over at {over.place.in_words(stage_steps(config))} after {seconds / 60:.1f} min of training in all; the same command goes on from {checkpoint}")
         return Progress(seconds, over.place)
     export(finder, reader, out_dir, config, {
         "finder_threshold": config.finder_threshold,
