@@ -3,11 +3,12 @@ wrong with nothing asked (%) after the first K photos of each seeded order taugh
 size and, with the safety rule's leave, its head), blind and told each photo's count; then how long
 a refit and a read take.
 
-    python benchmarks/table_learning.py [--data DIR] [--seeds 5] [--ks 0,3,10,20] [--json FILE]
+    python benchmarks/table_learning.py [--data DIR] [--model DIR] [--seeds 5] [--ks 0,3,10,20] [--json FILE]
 
 Reads ``byler_d6``, ``dice3`` and ``rune55`` (each group apart) from ``--data`` (default
-``../shared/data``), their test splits with the project's reviewed labels. Timings name the
-machine; take them with nothing else running.
+``../shared/data``), their test splits with the project's reviewed labels, with the committed
+models or those of ``--model`` (a folder training wrote: a candidate measured before it replaces
+``models/``). Timings name the machine; take them with nothing else running.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from scorekeeper.evaluation.assessment import groups_in, machine_name
 from scorekeeper.evaluation.dataset import load_dataset, with_label_fixes
 from scorekeeper.evaluation.learning import TablePhotos, learn_and_score, tables_of
 from scorekeeper.evaluation.score import ASKED_WHY
-from scorekeeper.vision.reader import OnnxDiceReader, open_reader
+from scorekeeper.vision.reader import ModelError, OnnxDiceReader, open_reader
 from scorekeeper.vision.table_memory import JUDGED_ROLLS, MAX_DICE, TableMemory
 
 REPO = Path(__file__).resolve().parent.parent
@@ -112,6 +113,7 @@ def measure_times(reader: OnnxDiceReader, data: Path, runs: int = 5) -> dict[str
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data", help="the folder of labelled photo sources")
+    parser.add_argument("--model", type=Path, metavar="DIR", help="a model folder training wrote, in place of the committed models")
     parser.add_argument("--seeds", type=int, default=5, help="orders of each table's photos (default 5)")
     parser.add_argument("--ks", default="0,3,10,20", help="photos taught before scoring, comma-separated (default 0,3,10,20)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every number as JSON")
@@ -122,7 +124,11 @@ def main(argv: list[str]) -> int:
         print(f"table_learning: {', '.join(missing)} not found under {args.data}", file=sys.stderr)
         return 2
     ks = [int(k) for k in args.ks.split(",")]
-    reader = open_reader(threads=2)
+    try:
+        reader = open_reader(args.model, threads=2)
+    except ModelError as exc:
+        print(f"table_learning: {exc}", file=sys.stderr)
+        return 2
     print(f"right with nothing asked / wrong with nothing asked (%), mean of {args.seeds} orders; machine: {machine_name()}")
     print("| split (photos) | count | " + " | ".join(f"K = {k}" for k in ks) + " |")
     print("|---|---|" + "---|" * len(ks))
