@@ -282,4 +282,5 @@ class TurnPanel(QWidget):
         self.redo_button.setEnabled(game is not None and game.can_redo)
         self.entry.setEnabled(not state.over)
         self.entry.setPlaceholderText(TYPING_PROMPT)
-        self.entry_hint.setText(typing_hint(state.rules)[:1].upper() + typing_hint(state.rules)[1:] + ".")
+        hint = typing_hint(state.rules)
+        self.entry_hint.setText(f"{hint[:1].upper()}{hint[1:]}.")
